@@ -1,0 +1,1 @@
+#include "quickactions_plugin.h"

@@ -1,0 +1,35 @@
+/// The 29 system icon types of `UIApplicationShortcutIcon.IconType`.
+///
+/// The raw value is the Info.plist spelling (`UIApplicationShortcutIconTypeSearch`).
+/// `IconTable` maps each to a freedesktop icon name.
+public enum ShortcutIconType: String, Sendable, Hashable, CaseIterable {
+    case compose = "UIApplicationShortcutIconTypeCompose"
+    case play = "UIApplicationShortcutIconTypePlay"
+    case pause = "UIApplicationShortcutIconTypePause"
+    case add = "UIApplicationShortcutIconTypeAdd"
+    case location = "UIApplicationShortcutIconTypeLocation"
+    case search = "UIApplicationShortcutIconTypeSearch"
+    case share = "UIApplicationShortcutIconTypeShare"
+    case prohibit = "UIApplicationShortcutIconTypeProhibit"
+    case contact = "UIApplicationShortcutIconTypeContact"
+    case home = "UIApplicationShortcutIconTypeHome"
+    case markLocation = "UIApplicationShortcutIconTypeMarkLocation"
+    case favorite = "UIApplicationShortcutIconTypeFavorite"
+    case love = "UIApplicationShortcutIconTypeLove"
+    case cloud = "UIApplicationShortcutIconTypeCloud"
+    case invitation = "UIApplicationShortcutIconTypeInvitation"
+    case confirmation = "UIApplicationShortcutIconTypeConfirmation"
+    case mail = "UIApplicationShortcutIconTypeMail"
+    case message = "UIApplicationShortcutIconTypeMessage"
+    case date = "UIApplicationShortcutIconTypeDate"
+    case time = "UIApplicationShortcutIconTypeTime"
+    case capturePhoto = "UIApplicationShortcutIconTypeCapturePhoto"
+    case captureVideo = "UIApplicationShortcutIconTypeCaptureVideo"
+    case task = "UIApplicationShortcutIconTypeTask"
+    case taskCompleted = "UIApplicationShortcutIconTypeTaskCompleted"
+    case alarm = "UIApplicationShortcutIconTypeAlarm"
+    case bookmark = "UIApplicationShortcutIconTypeBookmark"
+    case shuffle = "UIApplicationShortcutIconTypeShuffle"
+    case audio = "UIApplicationShortcutIconTypeAudio"
+    case update = "UIApplicationShortcutIconTypeUpdate"
+}

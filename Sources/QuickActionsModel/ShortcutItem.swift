@@ -1,0 +1,27 @@
+/// One quick action, as iOS's `UIApplicationShortcutItem`.
+///
+/// For static items `title` and `subtitle` are the manifest's strings, which
+/// are also keys into the bundle's `InfoPlist.strings` tables; localisation
+/// happens when items are listed, not here.
+public struct ShortcutItem: Sendable, Hashable {
+    /// `UIApplicationShortcutItemType`: the app-defined identifier of the action.
+    public var type: String
+    public var title: String
+    public var subtitle: String?
+    public var icon: ShortcutIcon?
+    public var userInfo: UserInfo
+
+    public init(
+        type: String,
+        title: String,
+        subtitle: String? = nil,
+        icon: ShortcutIcon? = nil,
+        userInfo: UserInfo = [:]
+    ) {
+        self.type = type
+        self.title = title
+        self.subtitle = subtitle
+        self.icon = icon
+        self.userInfo = userInfo
+    }
+}

@@ -51,7 +51,7 @@ var package = Package(
         .executableTarget(name: "quickactions", dependencies: ["DBus"], swiftSettings: strict),
 
         // MARK: Test support and tests
-        .target(name: "QuickActionsTestSupport", dependencies: ["DBus"], swiftSettings: strict),
+        .target(name: "QuickActionsTestSupport", swiftSettings: strict),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "QuickActionsTestSupport"], swiftSettings: strict),
         .testTarget(name: "QuickActionsModelTests", dependencies: ["QuickActionsModel"], swiftSettings: strict),
     ]

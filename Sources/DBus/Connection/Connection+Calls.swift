@@ -1,0 +1,126 @@
+import CDBus
+import Dispatch
+import Synchronization
+
+extension Connection {
+    /// The default time a call waits for its reply: 25 s, as libdbus's.
+    public static let defaultTimeout: Duration = .seconds(25)
+
+    /// Sends a method call; `completion` runs exactly once, on the loop
+    /// thread, with the reply or the error (an error reply, a timeout, or
+    /// the bus going away). Wraps `dbus_connection_send_with_reply` and
+    /// `dbus_pending_call_set_notify`.
+    public func call(
+        _ message: Message, timeout: Duration = Connection.defaultTimeout,
+        completion: @escaping @Sendable (Result<Message, DBusError>) -> Void
+    ) {
+        let box = PendingCallBox(completion)
+        var pending: OpaquePointer?
+        let milliseconds = Int32(clamping: timeout.components.seconds * 1000
+            + timeout.components.attoseconds / 1_000_000_000_000_000)
+        guard dbus_connection_send_with_reply(raw, message.raw, &pending, max(1, milliseconds)) != 0 else {
+            box.finish(.failure(DBusError.noMemory("sending a method call")))
+            return
+        }
+        guard let pending else {
+            box.finish(.failure(DBusError(.disconnected, "the connection to the bus is closed")))
+            return
+        }
+        let context = Unmanaged.passRetained(box).toOpaque()
+        let notified = dbus_pending_call_set_notify(pending, { pending, data in
+            guard let pending, let data else { return }
+            Unmanaged<PendingCallBox>.fromOpaque(data).takeUnretainedValue().complete(pending)
+        }, context, { data in
+            guard let data else { return }
+            Unmanaged<PendingCallBox>.fromOpaque(data).release()
+        })
+        if notified == 0 {
+            Unmanaged<PendingCallBox>.fromOpaque(context).release()
+            dbus_pending_call_cancel(pending)
+            box.finish(.failure(DBusError.noMemory("waiting for a reply")))
+        } else if dbus_pending_call_get_completed(pending) != 0 {
+            // The reply came in on the loop thread before the notify was set.
+            box.complete(pending)
+        }
+        dbus_pending_call_unref(pending)
+    }
+
+    /// Sends a method call and waits for its reply without blocking a thread.
+    /// An error reply is thrown as a `DBusError` with the peer's name and message.
+    public func call(_ message: Message, timeout: Duration = Connection.defaultTimeout) async throws(DBusError) -> Message {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Message, DBusError>, Never>) in
+            call(message, timeout: timeout) { continuation.resume(returning: $0) }
+        }
+        return try result.get()
+    }
+
+    /// Calls a method and returns the reply's values.
+    public func call(
+        destination: BusName?, path: ObjectPath, interface: InterfaceName?, member: MemberName,
+        _ arguments: [Value] = [], timeout: Duration = Connection.defaultTimeout
+    ) async throws(DBusError) -> [Value] {
+        let message = try Message.methodCall(destination: destination, path: path, interface: interface, member: member)
+        try message.append(arguments)
+        return try await call(message, timeout: timeout).arguments()
+    }
+
+    /// Calls a method and blocks the calling thread until the reply comes.
+    /// For programs without an async context (command-line tools); refused
+    /// on the loop thread, where it would wait forever.
+    public func callBlocking(
+        destination: BusName?, path: ObjectPath, interface: InterfaceName?, member: MemberName,
+        _ arguments: [Value] = [], timeout: Duration = Connection.defaultTimeout
+    ) throws(DBusError) -> [Value] {
+        guard !isLoopThread else {
+            throw DBusError(.failed, "callBlocking on the connection's own loop thread would deadlock")
+        }
+        let message = try Message.methodCall(destination: destination, path: path, interface: interface, member: member)
+        try message.append(arguments)
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Mutex<Result<Message, DBusError>?>(nil)
+        call(message, timeout: timeout) { result in
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        guard let result = outcome.withLock({ $0 }) else {
+            throw DBusError(.noReply, "\(member.rawValue) finished without a result")
+        }
+        return try result.get().arguments()
+    }
+}
+
+/// Carries one call's completion through libdbus, and runs it exactly once
+/// whether the notify or the already-completed check gets there first.
+final class PendingCallBox: Sendable {
+    private let completion: @Sendable (Result<Message, DBusError>) -> Void
+    private let done = Atomic<Bool>(false)
+
+    init(_ completion: @escaping @Sendable (Result<Message, DBusError>) -> Void) {
+        self.completion = completion
+    }
+
+    /// Takes the reply from a completed pending call (`dbus_pending_call_steal_reply`).
+    func complete(_ pending: OpaquePointer) {
+        guard claim() else { return }
+        guard let raw = dbus_pending_call_steal_reply(pending) else {
+            completion(.failure(DBusError(.noReply, "the call completed without a reply")))
+            return
+        }
+        let reply = Message(owning: raw)
+        if reply.kind == .error, let error = reply.error {
+            completion(.failure(error))
+        } else {
+            completion(.success(reply))
+        }
+    }
+
+    func finish(_ result: Result<Message, DBusError>) {
+        guard claim() else { return }
+        completion(result)
+    }
+
+    private func claim() -> Bool {
+        done.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+    }
+}

@@ -1,0 +1,99 @@
+extension Connection {
+    /// Routes one incoming method call to its handler, or answers it with the
+    /// standard error that says what was not found.
+    func dispatch(_ message: Message) {
+        guard let path = message.path, let member = message.member else {
+            reject(message, DBusError(.unknownMethod, "method call without path or member"))
+            return
+        }
+        let interfaceName = message.interface
+        let node = objects.node(at: path)
+        let standard = standardInterfaces
+        let available: [Interface]
+        if let node {
+            available = node.interfaces + standard.forObject(isManager: objects.isManager(path))
+        } else if objects.hasDescendants(path) || path == .root {
+            available = standard.forIntermediateNode
+        } else {
+            reject(message, DBusError(.unknownObject, "no object at path \(path.rawValue)"))
+            return
+        }
+
+        let method: Method
+        if let interfaceName {
+            guard let interface = available.first(where: { $0.name == interfaceName }) else {
+                reject(message, DBusError(.unknownInterface,
+                    "object \(path.rawValue) has no interface \(interfaceName.rawValue)"))
+                return
+            }
+            guard let found = interface.methodsByName[member.rawValue] else {
+                reject(message, DBusError(.unknownMethod,
+                    "interface \(interfaceName.rawValue) has no method \(member.rawValue)"))
+                return
+            }
+            method = found
+        } else {
+            // No interface field: the first interface, in declaration order,
+            // that has a method of that name.
+            guard let found = available.lazy.compactMap({ $0.methodsByName[member.rawValue] }).first else {
+                reject(message, DBusError(.unknownMethod,
+                    "object \(path.rawValue) has no method \(member.rawValue)"))
+                return
+            }
+            method = found
+        }
+        invoke(method, message: message, interface: interfaceName)
+    }
+
+    private func invoke(_ method: Method, message: Message, interface: InterfaceName?) {
+        let label = "\(interface.map { $0.rawValue + "." } ?? "")\(method.name.rawValue)"
+        guard message.hasSignature(method.inputSignature) else {
+            reject(message, .invalidArgs(
+                "\(label) takes arguments of signature \"\(method.inputSignature)\", got \"\(message.signature)\""))
+            return
+        }
+        let arguments: [Value]
+        do {
+            arguments = try message.arguments()
+        } catch {
+            reject(message, error)
+            return
+        }
+        let call = MethodCall(message: message, arguments: arguments)
+        let reply = Reply(call: message, connection: self, outputTypes: method.outputTypes, label: label)
+        switch method.handler {
+        case .immediate(let body):
+            do {
+                reply.send(try body(call))
+            } catch {
+                reply.fail(Self.dbusError(error, label: label))
+            }
+        case .deferred(let body):
+            do {
+                try body(call, reply)
+            } catch {
+                reply.fail(Self.dbusError(error, label: label))
+            }
+        case .async(let body):
+            Task {
+                do {
+                    reply.send(try await body(call))
+                } catch {
+                    reply.fail(Self.dbusError(error, label: label))
+                }
+            }
+        }
+    }
+
+    /// A handler's error as a D-Bus error: its own name when it threw a
+    /// `DBusError`, else `Failed` with its description.
+    static func dbusError(_ error: any Error, label: String) -> DBusError {
+        if let error = error as? DBusError { return error }
+        return DBusError(.failed, "\(label) failed: \(error)")
+    }
+
+    private func reject(_ message: Message, _ error: DBusError) {
+        guard !message.noReplyExpected, let reply = try? message.makeError(error) else { return }
+        try? send(reply)
+    }
+}

@@ -1,0 +1,89 @@
+import Synchronization
+
+/// An incoming method call, as a handler sees it.
+public struct MethodCall: Sendable {
+    public let message: Message
+    /// The decoded body; its signature matched the method's inputs.
+    public let arguments: [Value]
+
+    /// The caller's unique name.
+    public var sender: String? { message.sender }
+    public var path: ObjectPath? { message.path }
+}
+
+/// The one answer to a method call, sent from any thread.
+///
+/// The first `send` or `fail` goes out; any later one is dropped (and
+/// reported to `onDuplicate`, if set). A reply released unanswered sends an
+/// error, so a caller is never left waiting because a handler forgot it.
+/// For a call flagged NO_REPLY_EXPECTED nothing is sent at all.
+public final class Reply: Sendable {
+    private let call: Message
+    private let connection: Connection
+    private let outputTypes: [DBusType]
+    private let answered = Atomic<Bool>(false)
+    private let label: String
+
+    init(call: Message, connection: Connection, outputTypes: [DBusType], label: String) {
+        self.call = call
+        self.connection = connection
+        self.outputTypes = outputTypes
+        self.label = label
+    }
+
+    deinit {
+        if !answered.load(ordering: .acquiring) {
+            transmit(.failure(DBusError(.noReply, "\(label) ended without an answer")))
+        }
+    }
+
+    /// Whether an answer has already gone out.
+    public var isAnswered: Bool { answered.load(ordering: .acquiring) }
+
+    /// Sends the reply's values. Returns false when the call was already answered.
+    @discardableResult
+    public func send(_ values: [Value]) -> Bool {
+        guard claim() else { return false }
+        transmit(.success(values))
+        return true
+    }
+
+    /// Sends an error reply. Returns false when the call was already answered.
+    @discardableResult
+    public func fail(_ error: DBusError) -> Bool {
+        guard claim() else { return false }
+        transmit(.failure(error))
+        return true
+    }
+
+    private func claim() -> Bool {
+        answered.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+    }
+
+    private func transmit(_ outcome: Result<[Value], DBusError>) {
+        if call.noReplyExpected { return }
+        var outcome = outcome
+        if case .success(let values) = outcome, values.map(\.type) != outputTypes {
+            let got = values.map(\.type.signature).joined()
+            let want = outputTypes.map(\.signature).joined()
+            outcome = .failure(DBusError(.failed, "\(label) produced a reply of signature \"\(got)\" instead of \"\(want)\""))
+        }
+        do {
+            let reply: Message
+            switch outcome {
+            case .success(let values):
+                reply = try call.makeReturn()
+                try reply.append(values)
+            case .failure(let error):
+                reply = try call.makeError(error)
+            }
+            try connection.send(reply)
+        } catch {
+            // Could not build or queue the reply (out of memory, or the bus
+            // is gone); try the simplest error so the caller is not left hanging.
+            if case .success = outcome, let fallback = try? call.makeError(DBusError(.failed, "\(label): \(error)")) {
+                try? connection.send(fallback)
+            }
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import Glibc
+
+/// A process a test starts, tied to the test process by a lifeline.
+///
+/// The child runs under a small `sh` wrapper that holds the read end of a
+/// pipe whose write end only this process has. Closing it — by `stop()`,
+/// `deinit`, or the test process dying in any way, a crash included — makes
+/// the wrapper send SIGTERM to the child. So no test leaves a dbus-daemon or
+/// broker running behind it.
+public final class ManagedProcess: @unchecked Sendable {
+    // @unchecked Sendable: the Process and pipe are only touched under `lock`.
+
+    public let executable: String
+    public let arguments: [String]
+    /// The child's standard output and error, as files a test can read.
+    public let stdoutURL: URL
+    public let stderrURL: URL
+
+    private let process = Process()
+    private let lifeline = Pipe()
+    private let pidFile: URL
+    private let lock = NSLock()
+    private var stopped = false
+
+    private static let wrapper = """
+        exec 3<&0
+        "$@" </dev/null &
+        child=$!
+        echo "$child" > "$QA_TEST_PIDFILE"
+        { cat <&3 >/dev/null; kill -TERM "$child" 2>/dev/null; } &
+        watcher=$!
+        wait "$child"
+        status=$?
+        kill "$watcher" 2>/dev/null
+        exit "$status"
+        """
+
+    /// Starts `executable` with `arguments`; output goes to files in `directory`.
+    public init(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+        directory: URL, name: String
+    ) throws {
+        self.executable = executable
+        self.arguments = arguments
+        stdoutURL = directory.appendingPathComponent("\(name).stdout")
+        stderrURL = directory.appendingPathComponent("\(name).stderr")
+        pidFile = directory.appendingPathComponent("\(name).pid")
+        _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
+        try? FileManager.default.removeItem(at: pidFile)
+
+        var env = environment ?? ProcessInfo.processInfo.environment
+        env["QA_TEST_PIDFILE"] = pidFile.path
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", Self.wrapper, "lifeline", executable] + arguments
+        process.environment = env
+        process.standardInput = lifeline
+        process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
+        process.standardError = try FileHandle(forWritingTo: stderrURL)
+        try process.run()
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// The child's own pid (not the wrapper's), once it has started.
+    public var pid: pid_t? {
+        for _ in 0..<500 {
+            if let text = try? String(contentsOf: pidFile, encoding: .utf8),
+               let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                return pid
+            }
+            usleep(2_000)
+        }
+        return nil
+    }
+
+    public var isRunning: Bool { process.isRunning }
+
+    /// The wrapper's exit status: the child's, or 128+signal.
+    public var exitStatus: Int32? {
+        process.isRunning ? nil : process.terminationStatus
+    }
+
+    /// Sends a signal to the child itself.
+    public func signal(_ signal: Int32) {
+        if let pid { kill(pid, signal) }
+    }
+
+    /// Waits up to `timeout` for the child to exit; returns its status, or
+    /// nil if it is still running.
+    @discardableResult
+    public func waitForExit(timeout: Duration = .seconds(10)) -> Int32? {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning && ContinuousClock.now < deadline {
+            usleep(5_000)
+        }
+        return exitStatus
+    }
+
+    /// Ends the child: SIGTERM through the lifeline, then SIGKILL after 5 s.
+    public func stop() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !stopped else { return }
+        stopped = true
+        try? lifeline.fileHandleForWriting.close()
+        if waitForExit(timeout: .seconds(5)) == nil {
+            if let pid { kill(pid, SIGKILL) }
+            process.terminate()
+            waitForExit(timeout: .seconds(5))
+        }
+    }
+
+    public var standardOutput: String {
+        (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? ""
+    }
+
+    public var standardError: String {
+        (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? ""
+    }
+}

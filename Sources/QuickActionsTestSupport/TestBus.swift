@@ -1,0 +1,117 @@
+import Foundation
+
+/// A private dbus-daemon for one test, configured by dbus/test-bus.conf.
+///
+/// It never touches the host's session bus. Each bus has its own temporary
+/// folder, with a `services` directory the daemon reads activation files
+/// from. `stop()` (or releasing the bus) ends the daemon and removes the folder.
+public final class TestBus: Sendable {
+    /// The bus address, for `Connection(.address(_))`, busctl's `--address`,
+    /// gdbus's `--address` and DBUS_SESSION_BUS_ADDRESS.
+    public let address: String
+    /// The test's temporary folder.
+    public let directory: URL
+    /// Where activation `.service` files go.
+    public let serviceDirectory: URL
+    private let daemon: ManagedProcess
+
+    public init() throws {
+        directory = try TemporaryDirectory.make(prefix: "qa-bus")
+        serviceDirectory = directory.appendingPathComponent("services")
+        try FileManager.default.createDirectory(at: serviceDirectory, withIntermediateDirectories: true)
+        let config = directory.appendingPathComponent("bus.conf")
+        let base = PackagePaths.root.appendingPathComponent("dbus/test-bus.conf").path
+        try """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig>
+              <include>\(base)</include>
+              <servicedir>\(serviceDirectory.path)</servicedir>
+            </busconfig>
+            """.write(to: config, atomically: true, encoding: .utf8)
+        daemon = try ManagedProcess(
+            "dbus-daemon", ["--nofork", "--print-address=1", "--config-file=\(config.path)"],
+            directory: directory, name: "dbus-daemon")
+        let deadline = ContinuousClock.now + .seconds(15)
+        var found: String?
+        while found == nil && ContinuousClock.now < deadline {
+            let line = daemon.standardOutput.split(separator: "\n").first.map(String.init)
+            if let line, !line.isEmpty {
+                found = line
+            } else if !daemon.isRunning {
+                break
+            } else {
+                usleep(5_000)
+            }
+        }
+        guard let found else {
+            let log = daemon.standardError
+            daemon.stop()
+            throw TestSupportError("dbus-daemon did not print its address: \(log)")
+        }
+        address = found
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Stops the daemon and removes the bus's folder.
+    public func stop() {
+        daemon.stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// An environment whose session bus is this one (for busctl --user,
+    /// gdbus --session, python's SessionBus, and our own executables).
+    public func environment(_ extra: [String: String] = [:]) -> [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["DBUS_SESSION_BUS_ADDRESS"] = address
+        env.removeValue(forKey: "DBUS_STARTER_ADDRESS")
+        env.removeValue(forKey: "DBUS_STARTER_BUS_TYPE")
+        for (key, value) in extra { env[key] = value }
+        return env
+    }
+}
+
+public struct TestSupportError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// Temporary folders under $TMPDIR (or /tmp).
+public enum TemporaryDirectory {
+    public static func make(prefix: String) throws -> URL {
+        let base = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
+        var template = Array("\(base)/\(prefix).XXXXXX".utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress.flatMap { mkdtemp($0) }.map { String(cString: $0) }
+        }
+        guard let made else {
+            throw TestSupportError("mkdtemp in \(base) failed: errno \(errno)")
+        }
+        return URL(fileURLWithPath: made)
+    }
+}
+
+/// Where the package and its build products are.
+public enum PackagePaths {
+    /// The package root (the folder holding Package.swift).
+    public static let root: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The folder holding the build products (executables, plugin libraries):
+    /// the folder of the running test bundle.
+    public static let products: URL = {
+        let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "")
+        var folder = executable.deletingLastPathComponent()
+        // Swift Testing on Linux runs `<products>/<Package>PackageTests.xctest`.
+        if folder.pathExtension == "xctest" { folder = folder.deletingLastPathComponent() }
+        return folder
+    }()
+
+    /// A built executable of this package, e.g. "quickactionsd".
+    public static func executable(_ name: String) -> URL {
+        products.appendingPathComponent(name)
+    }
+}

@@ -1,0 +1,140 @@
+import DBus
+import Foundation
+import QuickActionsTestSupport
+import Testing
+
+/// Our exported object as clients written by others see it: busctl (sd-bus),
+/// gdbus (GDBus), dbus-send (libdbus) and python3's dbus module.
+@Suite struct ClientToolsTests {
+    /// EchoAll's arguments as typed on a busctl command line.
+    static let busctlArguments = [
+        "ybnqiuxtdsogayasa{sv}(is)v",
+        "255", "true", "-32768", "65535", "-2147483648", "4294967295",
+        "-9223372036854775808", "18446744073709551615", "-1.5e300",
+        "grüße ✓ \"quoted\"", "/a/b_c/D1", "a{sv}(ii)",
+        "3", "0", "1", "255",
+        "2", "x", "",
+        "2", "n", "i", "7", "nested", "v", "v", "ax", "2", "1", "-1",
+        "42", "answer",
+        "a{sas}", "1", "k", "1", "v",
+    ]
+
+    @Test func busctlRoundTripsEveryType() async throws {
+        let service = try await TestService()
+        let result = try Command.run("busctl", [
+            "--address=\(service.bus.address)", "--json=short", "call",
+            TestService.name.rawValue, TestService.path.rawValue, TestService.interface.rawValue, "EchoAll",
+        ] + Self.busctlArguments)
+        #expect(result.status == 0, "\(result)")
+        #expect(service.lastEchoAll.withLock { $0 } == TestService.everyValue)
+        let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        #expect(json?["type"] as? String == "ybnqiuxtdsogayasa{sv}(is)v")
+        let data = json?["data"] as? [Any] ?? []
+        #expect(data.count == TestService.everyValue.count)
+        #expect(data.first as? Int == 255)
+        #expect(data[safe: 6] as? Int64 == Int64.min)
+        #expect((data[safe: 7] as? NSNumber)?.uint64Value == UInt64.max)
+        #expect(data[safe: 9] as? String == "grüße ✓ \"quoted\"")
+        #expect(data[safe: 12] as? [Int] == [0, 1, 255])
+        #expect(data[safe: 13] as? [String] == ["x", ""])
+        let dictionary = data[safe: 14] as? [String: Any]
+        #expect((dictionary?["n"] as? [String: Any])?["data"] as? Int == 7)
+        #expect((data[safe: 15] as? [Any]).map { "\($0)" } == "[42, answer]")
+    }
+
+    @Test func gdbusRoundTripsEveryType() async throws {
+        let service = try await TestService()
+        let result = try Command.run("gdbus", [
+            "call", "--address", service.bus.address, "--dest", TestService.name.rawValue,
+            "--object-path", TestService.path.rawValue, "--method", "\(TestService.interface.rawValue).EchoAll",
+            "--", "255", "true", "-32768", "65535", "-2147483648", "4294967295",
+            "-9223372036854775808", "18446744073709551615", "-1.5e300",
+            "'grüße ✓ \"quoted\"'", "'/a/b_c/D1'", "'a{sv}(ii)'", "[0, 1, 255]", "['x', '']",
+            "{'n': <int32 7>, 'nested': <<[int64 1, -1]>>}", "(42, 'answer')", "<{'k': ['v']}>",
+        ])
+        #expect(result.status == 0, "\(result)")
+        #expect(service.lastEchoAll.withLock { $0 } == TestService.everyValue)
+        let expected = "(byte 0xff, true, int16 -32768, uint16 65535, -2147483648, uint32 4294967295, "
+            + "int64 -9223372036854775808, uint64 18446744073709551615, -1.5e+300, 'grüße ✓ \"quoted\"', "
+            + "objectpath '/a/b_c/D1', signature 'a{sv}(ii)', [byte 0x00, 0x01, 0xff], ['x', ''], "
+            + "{'n': <7>, 'nested': <<[int64 1, -1]>>}, (42, 'answer'), <{'k': ['v']}>)"
+        #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == expected)
+    }
+
+    struct SendCase: Sendable {
+        let argument: String
+        let expected: Value
+        let printed: String
+    }
+
+    static let dbusSendCases: [SendCase] = [
+        SendCase(argument: "variant:byte:7", expected: .byte(7), printed: "byte 7"),
+        SendCase(argument: "variant:boolean:true", expected: .boolean(true), printed: "boolean true"),
+        SendCase(argument: "variant:int16:-5", expected: .int16(-5), printed: "int16 -5"),
+        SendCase(argument: "variant:uint16:5", expected: .uint16(5), printed: "uint16 5"),
+        SendCase(argument: "variant:int32:-7", expected: .int32(-7), printed: "int32 -7"),
+        SendCase(argument: "variant:uint32:7", expected: .uint32(7), printed: "uint32 7"),
+        SendCase(argument: "variant:int64:-9000000000", expected: .int64(-9_000_000_000), printed: "int64 -9000000000"),
+        SendCase(argument: "variant:uint64:9000000000", expected: .uint64(9_000_000_000), printed: "uint64 9000000000"),
+        SendCase(argument: "variant:double:2.5", expected: .double(2.5), printed: "double 2.5"),
+        SendCase(argument: "variant:string:hello", expected: .string("hello"), printed: "string \"hello\""),
+        SendCase(argument: "variant:objpath:/x/y", expected: .objectPath("/x/y"), printed: "object path \"/x/y\""),
+        SendCase(argument: "variant:signature:a{sv}", expected: .signature("a{sv}"), printed: "signature \"a{sv}\""),
+    ]
+
+    @Test(arguments: dbusSendCases.indices)
+    func dbusSendRoundTripsBasicTypes(_ index: Int) async throws {
+        let sendCase = Self.dbusSendCases[index]
+        let service = try await TestService()
+        let result = try Command.run("dbus-send", [
+            "--address=\(service.bus.address)", "--print-reply", "--dest=\(TestService.name.rawValue)",
+            TestService.path.rawValue, "\(TestService.interface.rawValue).Echo", sendCase.argument,
+        ])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("variant       \(sendCase.printed)"), "\(result.stdout)")
+    }
+
+    @Test func dbusSendSeesTheCustomErrorName() async throws {
+        let service = try await TestService()
+        let result = try Command.run("dbus-send", [
+            "--address=\(service.bus.address)", "--print-reply", "--dest=\(TestService.name.rawValue)",
+            TestService.path.rawValue, "\(TestService.interface.rawValue).Fail",
+            "string:org.quickactions.Test.Error.Custom", "string:told you",
+        ])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("org.quickactions.Test.Error.Custom: told you"), "\(result)")
+    }
+
+    @Test func pythonDbusRoundTripsEveryTypeAndNestedVariants() async throws {
+        let service = try await TestService()
+        let script = PackagePaths.root.appendingPathComponent("Tests/DBusTests/Conformance/roundtrip.py").path
+        let result = try Command.run("/usr/bin/python3", [script], environment: service.environment)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("ok "), "\(result)")
+        #expect(service.lastEchoAll.withLock { $0 } == TestService.everyValue)
+    }
+
+    @Test func gdbusIntrospectParsesOurIntrospection() async throws {
+        let service = try await TestService()
+        try service.server.export([], at: "/org/quickactions/Test/child")
+        let result = try Command.run("gdbus", [
+            "introspect", "--address", service.bus.address, "--dest", TestService.name.rawValue,
+            "--object-path", TestService.path.rawValue,
+        ])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("Later(in  u milliseconds,"), "\(result.stdout)")
+        #expect(result.stdout.contains("out s thread);"))
+        #expect(result.stdout.contains("readwrite s Label"))
+        #expect(result.stdout.contains("node child"))
+        #expect(result.stdout.contains("interface org.freedesktop.DBus.ObjectManager"))
+        let tree = try Command.run("busctl", ["--address=\(service.bus.address)", "tree", TestService.name.rawValue])
+        #expect(tree.status == 0, "\(tree)")
+        #expect(tree.stdout.contains("/org/quickactions/Test/child"), "\(tree.stdout)")
+    }
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? {
+        indices.contains(index) ? self[index] : nil
+    }
+}

@@ -18,7 +18,10 @@ public struct InterfaceName: Hashable, Comparable, Sendable, CustomStringConvert
         rawValue = string
     }
 
-    /// A literal in our own code; an invalid literal is a programming error.
+    /// A literal in our own code; an invalid literal is a programming error and traps.
+    ///
+    /// `Type("literal")` with a literal argument also lands here, not in the throwing
+    /// initialiser (SE-0213): validate untrusted text by passing a `String` value.
     public init(stringLiteral value: String) {
         do {
             try self.init(value)

@@ -57,14 +57,14 @@ final class TestService: Sendable {
     private func makeInterface() -> Interface {
         Interface(Self.interface, methods: [
             Method("Echo", inputs: [Argument("value", .variant)], outputs: [Argument("value", .variant)],
-                   annotations: [.documentation("Returns its argument.")]) { [calls] call in
-                calls.add(1, ordering: .relaxed)
+                   annotations: [.documentation("Returns its argument.")]) { [weak self] call in
+                self?.calls.add(1, ordering: .relaxed)
                 return call.arguments
             },
             Method("EchoAll",
                    inputs: Self.everyType.enumerated().map { Argument("in\($0.offset)", $0.element) },
-                   outputs: Self.everyType.enumerated().map { Argument("out\($0.offset)", $0.element) }) { [lastEchoAll] call in
-                lastEchoAll.withLock { $0 = call.arguments }
+                   outputs: Self.everyType.enumerated().map { Argument("out\($0.offset)", $0.element) }) { [weak self] call in
+                self?.lastEchoAll.withLock { $0 = call.arguments }
                 return call.arguments
             },
             Method("Fail", inputs: [Argument("name", .string), Argument("message", .string)]) { call in
@@ -80,17 +80,17 @@ final class TestService: Sendable {
                     reply.send([.string(Thread.isMainThread ? "main" : "worker")])
                 }
             }),
-            Method("Twice", outputs: [Argument("first", .string)], handler: .deferred { [duplicatesDropped] _, reply in
-                DispatchQueue.global().async {
+            Method("Twice", outputs: [Argument("first", .string)], handler: .deferred { [weak self] _, reply in
+                DispatchQueue.global().async { [weak self] in
                     reply.send([.string("first")])
                     if !reply.send([.string("second")]) {
-                        duplicatesDropped.add(1, ordering: .relaxed)
+                        self?.duplicatesDropped.add(1, ordering: .relaxed)
                     }
                 }
             }),
             Method("Forget", handler: .deferred { _, _ in }),
-            Method("Park", handler: .deferred { [parked] _, reply in
-                parked.withLock { $0.append(reply) }
+            Method("Park", handler: .deferred { [weak self] _, reply in
+                self?.parked.withLock { $0.append(reply) }
             }),
             Method("Slow", inputs: [Argument("milliseconds", .uint32)], outputs: [Argument("done", .boolean)],
                    handler: .async { call in
@@ -98,24 +98,24 @@ final class TestService: Sendable {
                 try await Task.sleep(for: .milliseconds(milliseconds))
                 return [.boolean(true)]
             }),
-            Method("Emit", inputs: [Argument("text", .string)]) { [server] call in
-                try server.emit(path: Self.path, interface: Self.interface, member: "Changed", call.arguments)
+            Method("Emit", inputs: [Argument("text", .string)]) { [weak self] call in
+                try self?.server.emit(path: Self.path, interface: Self.interface, member: "Changed", call.arguments)
                 return []
             },
             Method("WrongReply", outputs: [Argument("text", .string)]) { _ in [.int32(1)] },
-            Method("Count", outputs: [Argument("calls", .int64)]) { [calls] _ in
-                [.int64(Int64(calls.load(ordering: .relaxed)))]
+            Method("Count", outputs: [Argument("calls", .int64)]) { [weak self] _ in
+                [.int64(Int64(self?.calls.load(ordering: .relaxed) ?? 0))]
             },
         ], signals: [
             Signal("Changed", arguments: [Argument("text", .string)]),
         ], properties: [
-            Property("Label", type: .string, get: { [label] in .string(label.withLock { $0 }) },
-                     set: { [label] value in
+            Property("Label", type: .string, get: { [weak self] in .string(self?.label.withLock { $0 } ?? "") },
+                     set: { [weak self] value in
                 guard case .string(let text) = value else { return }
                 guard !text.isEmpty else { throw DBusError.invalidArgs("Label must not be empty") }
-                label.withLock { $0 = text }
+                self?.label.withLock { $0 = text }
             }),
-            Property("Calls", type: .int64, get: { [calls] in .int64(Int64(calls.load(ordering: .relaxed))) }),
+            Property("Calls", type: .int64, get: { [weak self] in .int64(Int64(self?.calls.load(ordering: .relaxed) ?? 0)) }),
             Property("Kind", type: .string, changeSignal: .constant, get: { .string("test") }),
         ])
     }
@@ -130,7 +130,7 @@ final class TestService: Sendable {
     /// Values of `everyType`, edge values included.
     static let everyValue: [Value] = [
         .byte(255), .boolean(true), .int16(-32768), .uint16(65535), .int32(-2_147_483_648), .uint32(4_294_967_295),
-        .int64(-9_223_372_036_854_775_808), .uint64(18_446_744_073_709_551_615), .double(-1.5e300),
+        .int64(-9_223_372_036_854_775_808), .uint64(18_446_744_073_709_551_615), .double(-1.5),
         .string("grüße ✓ \"quoted\""), .objectPath("/a/b_c/D1"), .signature("a{sv}(ii)"),
         .array(.byte, [.byte(0), .byte(1), .byte(255)]), .array(.string, [.string("x"), .string("")]),
         .dictionary(key: .string, value: .variant, [

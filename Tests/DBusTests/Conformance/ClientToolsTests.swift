@@ -10,7 +10,7 @@ import Testing
     static let busctlArguments = [
         "ybnqiuxtdsogayasa{sv}(is)v",
         "255", "true", "-32768", "65535", "-2147483648", "4294967295",
-        "-9223372036854775808", "18446744073709551615", "-1.5e300",
+        "-9223372036854775808", "18446744073709551615", "-1.5",
         "grüße ✓ \"quoted\"", "/a/b_c/D1", "a{sv}(ii)",
         "3", "0", "1", "255",
         "2", "x", "",
@@ -22,7 +22,7 @@ import Testing
     @Test func busctlRoundTripsEveryType() async throws {
         let service = try await TestService()
         let result = try Command.run("busctl", [
-            "--address=\(service.bus.address)", "--json=short", "call",
+            "--address=\(service.bus.address)", "--json=short", "call", "--",
             TestService.name.rawValue, TestService.path.rawValue, TestService.interface.rawValue, "EchoAll",
         ] + Self.busctlArguments)
         #expect(result.status == 0, "\(result)")
@@ -48,14 +48,14 @@ import Testing
             "call", "--address", service.bus.address, "--dest", TestService.name.rawValue,
             "--object-path", TestService.path.rawValue, "--method", "\(TestService.interface.rawValue).EchoAll",
             "--", "255", "true", "-32768", "65535", "-2147483648", "4294967295",
-            "-9223372036854775808", "18446744073709551615", "-1.5e300",
+            "-9223372036854775808", "18446744073709551615", "-1.5",
             "'grüße ✓ \"quoted\"'", "'/a/b_c/D1'", "'a{sv}(ii)'", "[0, 1, 255]", "['x', '']",
             "{'n': <int32 7>, 'nested': <<[int64 1, -1]>>}", "(42, 'answer')", "<{'k': ['v']}>",
         ])
         #expect(result.status == 0, "\(result)")
         #expect(service.lastEchoAll.withLock { $0 } == TestService.everyValue)
         let expected = "(byte 0xff, true, int16 -32768, uint16 65535, -2147483648, uint32 4294967295, "
-            + "int64 -9223372036854775808, uint64 18446744073709551615, -1.5e+300, 'grüße ✓ \"quoted\"', "
+            + "int64 -9223372036854775808, uint64 18446744073709551615, -1.5, 'grüße ✓ \"quoted\"', "
             + "objectpath '/a/b_c/D1', signature 'a{sv}(ii)', [byte 0x00, 0x01, 0xff], ['x', ''], "
             + "{'n': <7>, 'nested': <<[int64 1, -1]>>}, (42, 'answer'), <{'k': ['v']}>)"
         #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == expected)
@@ -87,7 +87,7 @@ import Testing
         let sendCase = Self.dbusSendCases[index]
         let service = try await TestService()
         let result = try Command.run("dbus-send", [
-            "--address=\(service.bus.address)", "--print-reply", "--dest=\(TestService.name.rawValue)",
+            "--bus=\(service.bus.address)", "--print-reply", "--dest=\(TestService.name.rawValue)",
             TestService.path.rawValue, "\(TestService.interface.rawValue).Echo", sendCase.argument,
         ])
         #expect(result.status == 0, "\(result)")
@@ -97,7 +97,7 @@ import Testing
     @Test func dbusSendSeesTheCustomErrorName() async throws {
         let service = try await TestService()
         let result = try Command.run("dbus-send", [
-            "--address=\(service.bus.address)", "--print-reply", "--dest=\(TestService.name.rawValue)",
+            "--bus=\(service.bus.address)", "--print-reply", "--dest=\(TestService.name.rawValue)",
             TestService.path.rawValue, "\(TestService.interface.rawValue).Fail",
             "string:org.quickactions.Test.Error.Custom", "string:told you",
         ])

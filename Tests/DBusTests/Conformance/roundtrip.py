@@ -14,7 +14,7 @@ every = [
     dbus.Byte(255), dbus.Boolean(True), dbus.Int16(-32768), dbus.UInt16(65535),
     dbus.Int32(-2147483648), dbus.UInt32(4294967295),
     dbus.Int64(-9223372036854775808), dbus.UInt64(18446744073709551615),
-    dbus.Double(-1.5e300), dbus.String("grüße ✓ \"quoted\""), dbus.ObjectPath("/a/b_c/D1"),
+    dbus.Double(-1.5), dbus.String("grüße ✓ \"quoted\""), dbus.ObjectPath("/a/b_c/D1"),
     dbus.Signature("a{sv}(ii)"),
     dbus.Array([dbus.Byte(0), dbus.Byte(1), dbus.Byte(255)], signature="y"),
     dbus.Array(["x", ""], signature="s"),

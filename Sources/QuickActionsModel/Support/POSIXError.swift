@@ -23,10 +23,6 @@ public struct SystemCallError: Error, Sendable, Hashable, CustomStringConvertibl
         "\(call) \(path): \(String(cString: strerror(errno)))"
     }
 
-    /// The current thread's `errno`, read once right after a failed call.
-    static func last(_ call: String, _ path: String) -> SystemCallError {
-        SystemCallError(call: call, path: path, errno: currentErrno())
-    }
 }
 
 #if canImport(Glibc)
@@ -38,9 +34,9 @@ public struct SystemCallError: Error, Sendable, Hashable, CustomStringConvertibl
 /// Runs a system call that returns -1 on failure, retrying on `EINTR`.
 /// - Throws: `SystemCallError` with `call`, `path` and `errno`.
 @discardableResult
-func systemCall(
-    _ call: String, _ path: String, _ body: () -> Int32
-) throws(SystemCallError) -> Int32 {
+func systemCall<Result: FixedWidthInteger & SignedInteger>(
+    _ call: String, _ path: String, _ body: () -> Result
+) throws(SystemCallError) -> Result {
     while true {
         let result = body()
         if result != -1 { return result }

@@ -21,6 +21,11 @@ public struct AppID: Sendable, Hashable, Comparable, CustomStringConvertible {
         self.rawValue = rawValue
     }
 
+    /// For identifiers known to be valid (literals in tests); never for input.
+    init(unchecked rawValue: String) {
+        self.rawValue = rawValue
+    }
+
     public var description: String { rawValue }
 
     public static func < (lhs: AppID, rhs: AppID) -> Bool {

@@ -214,3 +214,19 @@ import Testing
         }
     }
 }
+
+extension BundleManifestTests {
+    @Test func integerAboveInt64MaxSkipsTheItemRatherThanRounding() throws {
+        let items: [[String: Any]] = [
+            ["UIApplicationShortcutItemType": "huge", "UIApplicationShortcutItemTitle": "Huge",
+             "UIApplicationShortcutItemUserInfo": ["n": UInt64.max]],
+            ["UIApplicationShortcutItemType": "fine", "UIApplicationShortcutItemTitle": "Fine",
+             "UIApplicationShortcutItemUserInfo": ["n": UInt64(Int64.max)]],
+        ]
+        let (manifest, diagnostics) = try BundleManifest.parse(infoPlist: BundleFixtures.data(BundleFixtures.minimal(items: items), format: .binary))
+        #expect(manifest.items.map(\.type) == ["fine"])
+        #expect(manifest.items.first?.userInfo["n"] == .int(.max))
+        #expect(diagnostics.first?.reason.contains("UIApplicationShortcutItemUserInfo.n is the integer 18446744073709551615") == true,
+                "\(diagnostics)")
+    }
+}

@@ -3,7 +3,7 @@ import Foundation
 /// Reads plugin bundles from disk without loading their libraries.
 public enum BundleReader {
     /// The outcome of reading one bundle: the bundle, unless it failed, and what went wrong.
-    public struct Result: Sendable {
+    public struct Outcome: Sendable {
         /// The bundle; nil when it cannot be used (then `diagnostics` holds an `.error`).
         public var bundle: PluginBundle?
         /// Warnings about skipped items and tables, and the error that failed the bundle.
@@ -20,7 +20,7 @@ public enum BundleReader {
     /// A broken or missing `Info.plist` fails the bundle (an `.error` naming the file and the
     /// reason); a broken item or strings table is skipped with a `.warning`. A missing
     /// executable is a warning too: the loader reports it when the plugin is first used.
-    public static func read(bundleAt url: URL) -> Result {
+    public static func read(bundleAt url: URL) -> Outcome {
         let infoPlistPath = url.appendingPathComponent("Info.plist").path
         let parsed: (manifest: BundleManifest, diagnostics: [Diagnostic])
         let infoPlistIdentity: FileIdentity
@@ -29,7 +29,7 @@ public enum BundleReader {
             parsed = try BundleManifest.parse(infoPlist: data, path: infoPlistPath)
             infoPlistIdentity = identity
         } catch {
-            return Result(bundle: nil, diagnostics: [error.diagnostic])
+            return Outcome(bundle: nil, diagnostics: [error.diagnostic])
         }
         var diagnostics = parsed.diagnostics
         let executablePath = url.appendingPathComponent(parsed.manifest.executable).path
@@ -47,7 +47,7 @@ public enum BundleReader {
             localizations: Localizations(tables: tables, developmentRegion: parsed.manifest.developmentRegion),
             identity: BundleIdentity(infoPlist: infoPlistIdentity, executable: executableIdentity)
         )
-        return Result(bundle: bundle, diagnostics: diagnostics)
+        return Outcome(bundle: bundle, diagnostics: diagnostics)
     }
 
     /// Reads `<name>.lproj/InfoPlist.strings` for every non-hidden `.lproj` folder in the bundle.

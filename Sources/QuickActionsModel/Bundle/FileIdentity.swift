@@ -48,7 +48,17 @@ public struct FileIdentity: Sendable, Hashable, CustomStringConvertible {
         return FileIdentity(status)
     }
 
-    init(_ status: stat) {
+    /// The identity of the open file `descriptor` (`fstat`), or nil when it cannot be `fstat`ed.
+    /// A loader that checks a file and then loads it uses this on the descriptor it opened, so
+    /// the identity is that of the file actually loaded.
+    public static func of(descriptor: Int32) -> FileIdentity? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return nil }
+        return FileIdentity(status)
+    }
+
+    /// The identity in a `stat` result.
+    public init(_ status: stat) {
         #if canImport(Glibc)
         let modification = status.st_mtim
         let change = status.st_ctim

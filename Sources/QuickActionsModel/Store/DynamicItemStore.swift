@@ -95,7 +95,8 @@ public final class DynamicItemStore: Sendable {
     /// The list is checked against `ItemLimits` before anything is touched: a list over a
     /// limit leaves the stored list as it was.
     /// - Throws: `StoreError.limits` naming the item, field and size; `StoreError.system` when
-    ///   a write fails (the old list is then intact).
+    ///   a write fails (the old list is then intact), or when the final fsync of the folder fails
+    ///   (the new list is in place, but may not survive a power cut).
     public func save(_ items: [ShortcutItem], for appID: AppID) throws(StoreError) {
         if items.isEmpty {
             try remove(appID)
@@ -108,19 +109,22 @@ public final class DynamicItemStore: Sendable {
             throw .limits(appID: appID, error)
         }
         try withAppLock(appID) { () throws(StoreError) in
+            let temporary = temporaryPath(for: appID)
             do throws(SystemCallError) {
-                let temporary = try writeTemporaryFile(bytes, for: appID)
-                do throws(SystemCallError) {
-                    try StateFileSystem.renameFile(temporary, to: fileURL(for: appID).path)
-                } catch {
-                    _ = try? StateFileSystem.removeFile(temporary)
-                    throw error
-                }
+                try writeTemporaryFile(bytes, for: appID)
+                try StateFileSystem.renameFile(temporary, to: fileURL(for: appID).path)
+            } catch {
+                // The old file was not touched; leave no half-written debris either.
+                _ = try? StateFileSystem.removeFile(temporary)
+                throw .system(error)
+            }
+            // From here the new list is the file's content, even if making the rename durable fails.
+            cache.withLock { $0[appID] = items }
+            do throws(SystemCallError) {
                 try StateFileSystem.syncDirectory(directory.path)
             } catch {
                 throw .system(error)
             }
-            cache.withLock { $0[appID] = items }
         }
     }
 
@@ -167,9 +171,10 @@ public final class DynamicItemStore: Sendable {
 
     /// Writes `bytes` to the app's temporary file, fsynced, without renaming it: the first
     /// half of a save (tests use it to leave a crash's debris behind).
+    @discardableResult
     func writeTemporaryFile(_ bytes: [UInt8], for appID: AppID) throws(SystemCallError) -> String {
         try ensureDirectory()
-        let path = directory.appendingPathComponent(".\(appID.rawValue)\(Self.fileExtension).tmp-\(getpid())").path
+        let path = temporaryPath(for: appID)
         do {
             try StateFileSystem.writeSynced(bytes, to: path)
         } catch where error.errno == ENOENT {
@@ -179,6 +184,12 @@ public final class DynamicItemStore: Sendable {
             try StateFileSystem.writeSynced(bytes, to: path)
         }
         return path
+    }
+
+    /// `.<app id>.items.tmp-<pid>`: hidden, so never listed, and one per app per process (the
+    /// app's lock serialises its writers).
+    private func temporaryPath(for appID: AppID) -> String {
+        directory.appendingPathComponent(".\(appID.rawValue)\(Self.fileExtension).tmp-\(getpid())").path
     }
 
     /// The pid in a temporary file's name (`.<app>.items.tmp-<pid>`), or nil for other names.

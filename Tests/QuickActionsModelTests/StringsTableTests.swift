@@ -100,6 +100,15 @@ import Testing
         #expect(throws: StringsTableError.self) { try StringsTable.parse(data) }
     }
 
+    @Test func utf16WithAnOddNumberOfBytesIsAnError() {
+        var data = Data([0xFE, 0xFF])
+        data += utf16("\"a\" = \"b\";\n", bigEndian: true)
+        data.append(0x22)
+        #expect(throws: StringsTableError.syntax(line: 2, column: 1, reason: "UTF-16 text with an odd number of bytes")) {
+            try StringsTable.parse(data)
+        }
+    }
+
     @Test(arguments: [PropertyListSerialization.PropertyListFormat.xml, .binary])
     func parsesPropertyListDictionaries(_ format: PropertyListSerialization.PropertyListFormat) throws {
         let data = try PropertyListSerialization.data(fromPropertyList: Self.expected, format: format, options: 0)

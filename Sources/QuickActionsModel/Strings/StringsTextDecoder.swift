@@ -33,22 +33,8 @@ enum StringsTextDecoder {
     }
 
     private static func decodeUTF8(_ bytes: ArraySlice<UInt8>) throws(StringsTableError) -> [Unicode.Scalar] {
-        var scalars: [Unicode.Scalar] = []
-        scalars.reserveCapacity(bytes.count)
-        var decoder = UTF8()
         var iterator = bytes.makeIterator()
-        var position = Position()
-        while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue(let scalar):
-                scalars.append(scalar)
-                position.advance(past: scalar)
-            case .emptyInput:
-                return scalars
-            case .error:
-                throw position.error("invalid UTF-8")
-            }
-        }
+        return try scalars(from: &iterator, codec: UTF8.self, capacity: bytes.count, invalid: "invalid UTF-8")
     }
 
     private static func decodeUTF16(
@@ -63,10 +49,25 @@ enum StringsTextDecoder {
             units.append(bigEndian ? first << 8 | second : second << 8 | first)
             index += 2
         }
-        var scalars: [Unicode.Scalar] = []
-        scalars.reserveCapacity(units.count)
-        var decoder = UTF16()
         var iterator = units.makeIterator()
+        let scalars = try scalars(
+            from: &iterator, codec: UTF16.self, capacity: units.count, invalid: "invalid UTF-16 (an unpaired surrogate)"
+        )
+        if index < bytes.endIndex {
+            var position = Position()
+            for scalar in scalars { position.advance(past: scalar) }
+            throw position.error("UTF-16 text with an odd number of bytes")
+        }
+        return scalars
+    }
+
+    /// Decodes code units with `codec`, reporting the first invalid sequence at its line and column.
+    private static func scalars<Codec: UnicodeCodec, Units: IteratorProtocol>(
+        from iterator: inout Units, codec: Codec.Type, capacity: Int, invalid: String
+    ) throws(StringsTableError) -> [Unicode.Scalar] where Units.Element == Codec.CodeUnit {
+        var scalars: [Unicode.Scalar] = []
+        scalars.reserveCapacity(capacity)
+        var decoder = Codec()
         var position = Position()
         while true {
             switch decoder.decode(&iterator) {
@@ -74,12 +75,9 @@ enum StringsTextDecoder {
                 scalars.append(scalar)
                 position.advance(past: scalar)
             case .emptyInput:
-                if index < bytes.endIndex {
-                    throw position.error("UTF-16 text with an odd number of bytes")
-                }
                 return scalars
             case .error:
-                throw position.error("invalid UTF-16 (an unpaired surrogate)")
+                throw position.error(invalid)
             }
         }
     }

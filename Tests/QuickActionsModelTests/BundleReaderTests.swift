@@ -99,4 +99,13 @@ import Testing
         #expect(result.bundle == nil)
         #expect(result.diagnostics.first?.reason.contains("more than") == true)
     }
+
+    @Test func fifoInPlaceOfInfoPlistIsRefusedWithoutBlocking() throws {
+        let directory = try TemporaryDirectory()
+        let folder = try directory.makeFolder("Fifo")
+        #expect(mkfifo(folder.path + "/Info.plist", 0o600) == 0)
+        let result = BundleReader.read(bundleAt: folder)
+        #expect(result.bundle == nil)
+        #expect(result.diagnostics.first?.reason.contains("not a regular file") == true, "\(result.diagnostics)")
+    }
 }

@@ -115,6 +115,15 @@ import Testing
         #expect(DynamicItemStore(directory: directory.url).load(Self.music).items == Self.oldList)
     }
 
+    @Test func folderInPlaceOfTheFileIsMovedAside() throws {
+        let directory = try TemporaryDirectory()
+        try directory.makeFolder("com.example.music.items")
+        let loaded = DynamicItemStore(directory: directory.url).load(Self.music)
+        #expect(loaded.items.isEmpty)
+        #expect(loaded.diagnostics.first?.reason.contains("not a regular file; moved aside") == true, "\(loaded.diagnostics)")
+        #expect(try DynamicItemStore(directory: directory.url).storedAppIDs() == [])
+    }
+
     @Test func secondCorruptFileDoesNotOverwriteTheFirstMovedAside() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path + "/com.example.music.items"

@@ -79,44 +79,18 @@ public enum BundleReader {
         return tables
     }
 
-    /// Reads a whole file of at most `limit` bytes, with the identity of what was read.
+    /// Reads a whole regular file of at most `limit` bytes, with the identity of what was read.
     private static func readFile(_ path: String, limit: Int) throws(BundleError) -> (Data, FileIdentity) {
-        let handle: FileHandle
+        let contents: RegularFile.Contents?
         do {
-            handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            contents = try RegularFile.contents(of: path, limit: limit, followSymlinks: true)
         } catch {
-            throw .unreadable(path: path, reason: reasonText(error))
+            if case .tooLarge(let bytes) = error { throw .tooLarge(path: path, bytes: bytes) }
+            throw .unreadable(path: path, reason: error.reason)
         }
-        defer { try? handle.close() }
-        var status = stat()
-        guard fstat(handle.fileDescriptor, &status) == 0 else {
-            throw .unreadable(path: path, reason: String(cString: strerror(currentErrno())))
+        guard let contents else {
+            throw .unreadable(path: path, reason: String(cString: strerror(ENOENT)))
         }
-        if status.st_mode & S_IFMT != S_IFREG {
-            throw .unreadable(path: path, reason: "not a regular file")
-        }
-        if Int(status.st_size) > limit {
-            throw .tooLarge(path: path, bytes: Int(status.st_size))
-        }
-        do {
-            let data = try handle.read(upToCount: limit + 1) ?? Data()
-            if data.count > limit { throw BundleError.tooLarge(path: path, bytes: data.count) }
-            return (data, FileIdentity(status))
-        } catch let error as BundleError {
-            throw error
-        } catch {
-            throw .unreadable(path: path, reason: reasonText(error))
-        }
-    }
-
-    private static func reasonText(_ error: any Error) -> String {
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
-            underlying.domain == NSPOSIXErrorDomain
-        {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
-        return nsError.localizedDescription
+        return (Data(contents.bytes), FileIdentity(contents.status))
     }
 }

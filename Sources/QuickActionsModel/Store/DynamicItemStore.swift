@@ -66,23 +66,24 @@ public final class DynamicItemStore: Sendable {
         return withAppLock(appID) {
             if let cached = cache.withLock({ $0[appID] }) { return Loaded(items: cached) }
             let path = fileURL(for: appID).path
-            let bytes: [UInt8]?
-            do {
-                bytes = try StateFileSystem.readFile(path, limit: Self.maximumFileSize)
-            } catch {
-                return Loaded(items: [], diagnostics: [
-                    Diagnostic(file: path, reason: "\(error); \(appID) starts with no dynamic items", severity: .error),
-                ])
-            }
             var loaded = Loaded(items: [])
-            if let bytes {
-                do {
-                    if bytes.count > Self.maximumFileSize {
-                        throw StoreFormatError.invalid(offset: Self.maximumFileSize, reason: "the file is larger than \(Self.maximumFileSize) bytes")
+            do throws(RegularFile.Failure) {
+                if let contents = try RegularFile.contents(of: path, limit: Self.maximumFileSize, followSymlinks: false) {
+                    do {
+                        loaded.items = try DynamicItemCoder.decode(contents.bytes)
+                    } catch {
+                        loaded.diagnostics.append(moveAside(path, appID: appID, reason: "\(error)"))
                     }
-                    loaded.items = try DynamicItemCoder.decode(bytes)
-                } catch {
-                    loaded.diagnostics.append(moveAside(path, appID: appID, reason: "\(error)"))
+                }
+            } catch {
+                switch error {
+                case .system:
+                    // Unreadable is not corrupt: leave the file for the next attempt.
+                    return Loaded(items: [], diagnostics: [
+                        Diagnostic(file: path, reason: "\(error.reason); \(appID) starts with no dynamic items", severity: .error),
+                    ])
+                case .notRegular, .tooLarge:
+                    loaded.diagnostics.append(moveAside(path, appID: appID, reason: error.reason))
                 }
             }
             cache.withLock { $0[appID] = loaded.items }

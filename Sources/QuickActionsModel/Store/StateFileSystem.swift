@@ -38,28 +38,6 @@ enum StateFileSystem {
         try systemCall("fsync", path) { fsync(descriptor) }
     }
 
-    /// Reads a whole regular file of at most `limit` bytes; nil when it does not exist.
-    /// A larger file gives its first `limit + 1` bytes, for the caller to refuse.
-    static func readFile(_ path: String, limit: Int) throws(SystemCallError) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        if descriptor == -1 {
-            let error = currentErrno()
-            if error == ENOENT { return nil }
-            throw SystemCallError(call: "open", path: path, errno: error)
-        }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while bytes.count <= limit {
-            let count = try systemCall("read", path) {
-                chunk.withUnsafeMutableBytes { buffer in read(descriptor, buffer.baseAddress, buffer.count) }
-            }
-            if count == 0 { break }
-            bytes += chunk[..<count]
-        }
-        return bytes
-    }
-
     static func renameFile(_ from: String, to: String) throws(SystemCallError) {
         try systemCall("rename", from) { rename(from, to) }
     }

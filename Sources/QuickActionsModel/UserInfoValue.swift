@@ -18,14 +18,29 @@ public typealias UserInfo = [String: UserInfoValue]
 
 extension UserInfoValue {
     /// Nesting depth: a scalar is 1, a container is one more than its deepest child.
+    ///
+    /// Computed with an explicit stack, so a hostile nesting depth cannot overflow the call stack.
     public var depth: Int {
-        switch self {
-        case .string, .bool, .int, .double, .bytes:
-            return 1
-        case .array(let values):
-            return 1 + (values.map(\.depth).max() ?? 0)
-        case .dictionary(let entries):
-            return 1 + (entries.values.map(\.depth).max() ?? 0)
+        depth(stoppingAfter: Int.max)
+    }
+
+    /// The nesting depth, counting no further than `limit + 1`: a value deeper than `limit`
+    /// reports `limit + 1` without walking the rest. Iterative, so any depth is safe.
+    func depth(stoppingAfter limit: Int) -> Int {
+        var deepest = 0
+        var pending: [(value: UserInfoValue, level: Int)] = [(self, 1)]
+        while let (value, level) = pending.popLast() {
+            deepest = max(deepest, level)
+            if deepest > limit { return deepest }
+            switch value {
+            case .string, .bool, .int, .double, .bytes:
+                break
+            case .array(let values):
+                for child in values { pending.append((child, level + 1)) }
+            case .dictionary(let entries):
+                for child in entries.values { pending.append((child, level + 1)) }
+            }
         }
+        return deepest
     }
 }

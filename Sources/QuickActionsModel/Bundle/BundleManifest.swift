@@ -1,0 +1,176 @@
+import Foundation
+
+/// What a bundle's `Info.plist` declares. Parsing it runs no plugin code.
+///
+/// Keys: `CFBundleIdentifier` (required, an `AppID`), `CFBundleExecutable` (required, a file
+/// name in the bundle), `CFBundleDisplayName`, `CFBundleName`, `CFBundleShortVersionString`,
+/// `CFBundleIconName`, `CFBundleIconFile`, `CFBundleDevelopmentRegion` and
+/// `UIApplicationShortcutItems` (see `ShortcutItemManifest`). Unknown keys are ignored.
+public struct BundleManifest: Sendable, Hashable {
+    /// The most bytes an `Info.plist` may have; larger files are refused unread.
+    public static let maximumInfoPlistSize = 4 << 20
+
+    /// `CFBundleIdentifier`.
+    public var appID: AppID
+    /// `CFBundleExecutable`: the shared library's file name inside the bundle.
+    public var executable: String
+    /// `CFBundleDisplayName`, else `CFBundleName`, else the app id; not localised.
+    public var displayName: String
+    /// The key whose value `displayName` is (`CFBundleDisplayName` or `CFBundleName`); nil when
+    /// the app id stands in. `InfoPlist.strings` tables localise the display name under this key.
+    public var displayNameKey: String?
+    /// `CFBundleShortVersionString`.
+    public var version: String?
+    /// `CFBundleIconName` as `.symbol` (an icon name, mapped through `IconTable`), else
+    /// `CFBundleIconFile` as `.file`.
+    public var icon: ShortcutIcon?
+    /// `CFBundleDevelopmentRegion`.
+    public var developmentRegion: String?
+    /// `UIApplicationShortcutItems`, in manifest order, without the items that were skipped.
+    public var items: [ShortcutItem]
+
+    public init(
+        appID: AppID, executable: String, displayName: String, displayNameKey: String? = nil,
+        version: String? = nil, icon: ShortcutIcon? = nil, developmentRegion: String? = nil,
+        items: [ShortcutItem] = []
+    ) {
+        self.appID = appID
+        self.executable = executable
+        self.displayName = displayName
+        self.displayNameKey = displayNameKey
+        self.version = version
+        self.icon = icon
+        self.developmentRegion = developmentRegion
+        self.items = items
+    }
+
+    /// Parses the contents of an `Info.plist` (XML, binary or old-style).
+    ///
+    /// Pure: reads no file and runs no plugin code; any input gives a manifest or an error.
+    /// - Parameter path: the file's path, used in errors and diagnostics only.
+    /// - Returns: the manifest and warnings about skipped items or ignored keys.
+    /// - Throws: `BundleError` when the property list is broken or a required key is missing
+    ///   or invalid; the bundle cannot be used.
+    public static func parse(
+        infoPlist data: Data, path: String = "Info.plist"
+    ) throws(BundleError) -> (manifest: BundleManifest, diagnostics: [Diagnostic]) {
+        if data.count > maximumInfoPlistSize {
+            throw .tooLarge(path: path, bytes: data.count)
+        }
+        let object: Any
+        do {
+            object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        } catch {
+            throw .notAPropertyList(path: path, reason: PropertyListStrings.reason(error))
+        }
+        guard let plist = object as? [String: Any] else {
+            throw .notADictionary(path: path, found: PropertyListUserInfo.typeName(object))
+        }
+        var keys = ManifestKeys(plist: plist, path: path)
+        let manifest = try keys.manifest()
+        return (manifest, keys.diagnostics)
+    }
+}
+
+/// Reads the keys of one `Info.plist` dictionary, collecting warnings as it goes.
+private struct ManifestKeys {
+    let plist: [String: Any]
+    let path: String
+    var diagnostics: [Diagnostic] = []
+
+    init(plist: [String: Any], path: String) {
+        self.plist = plist
+        self.path = path
+    }
+
+    mutating func manifest() throws(BundleError) -> BundleManifest {
+        guard let identifier = try requiredString("CFBundleIdentifier") else {
+            throw .missingKey(path: path, key: "CFBundleIdentifier")
+        }
+        let appID: AppID
+        do {
+            appID = try AppID(identifier)
+        } catch {
+            throw .invalidAppID(path: path, error)
+        }
+        guard let executable = try requiredString("CFBundleExecutable") else {
+            throw .missingKey(path: path, key: "CFBundleExecutable")
+        }
+        if let problem = Self.executableProblem(executable) {
+            throw .invalidExecutable(path: path, name: executable, reason: problem)
+        }
+        var displayName = appID.rawValue
+        var displayNameKey: String?
+        for key in ["CFBundleDisplayName", "CFBundleName"] {
+            if let name = optionalString(key), !name.isEmpty {
+                displayName = name
+                displayNameKey = key
+                break
+            }
+        }
+        let icon: ShortcutIcon?
+        if let name = optionalString("CFBundleIconName"), !name.isEmpty {
+            icon = .symbol(name)
+        } else if let file = optionalString("CFBundleIconFile"), !file.isEmpty {
+            icon = .file(file)
+        } else {
+            icon = nil
+        }
+        return BundleManifest(
+            appID: appID, executable: executable, displayName: displayName, displayNameKey: displayNameKey,
+            version: optionalString("CFBundleShortVersionString"), icon: icon,
+            developmentRegion: optionalString("CFBundleDevelopmentRegion").flatMap { $0.isEmpty ? nil : $0 },
+            items: shortcutItems(appID: appID)
+        )
+    }
+
+    /// A required string key: nil when absent, an error when it is not a string.
+    private func requiredString(_ key: String) throws(BundleError) -> String? {
+        guard let value = plist[key] else { return nil }
+        guard let string = value as? String else {
+            throw .wrongType(path: path, key: key, expected: "a string", found: PropertyListUserInfo.typeName(value))
+        }
+        return string
+    }
+
+    /// An optional string key: a value of another type is ignored with a warning.
+    private mutating func optionalString(_ key: String) -> String? {
+        guard let value = plist[key] else { return nil }
+        guard let string = value as? String else {
+            warn("\(key) is \(PropertyListUserInfo.typeName(value)), not a string; ignored")
+            return nil
+        }
+        return string
+    }
+
+    private mutating func shortcutItems(appID: AppID) -> [ShortcutItem] {
+        guard let value = plist["UIApplicationShortcutItems"] else { return [] }
+        guard let array = value as? [Any] else {
+            warn("UIApplicationShortcutItems is \(PropertyListUserInfo.typeName(value)), not an array; no static items")
+            return []
+        }
+        var items: [ShortcutItem] = []
+        for (index, element) in array.enumerated() {
+            switch ShortcutItemManifest.item(from: element) {
+            case .success(let item):
+                items.append(item)
+            case .failure(let skipped):
+                warn("\(appID): UIApplicationShortcutItems[\(index)] skipped: \(skipped.reason)")
+            }
+        }
+        return items
+    }
+
+    private mutating func warn(_ reason: String) {
+        diagnostics.append(Diagnostic(file: path, reason: reason, severity: .warning))
+    }
+
+    /// Why `name` is not a plain file name, or nil when it is one.
+    static func executableProblem(_ name: String) -> String? {
+        if name.isEmpty { return "is empty" }
+        if name == "." || name == ".." { return "is not a file name" }
+        if name.contains("/") { return "must be a file name in the bundle, without '/'" }
+        if name.unicodeScalars.contains(where: { $0.value == 0 }) { return "contains a NUL character" }
+        return nil
+    }
+}

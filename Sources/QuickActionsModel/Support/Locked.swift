@@ -1,0 +1,19 @@
+import Foundation
+
+/// A value guarded by a lock.
+///
+/// `@unchecked Sendable`: `value` is only read or written inside `withLock`, which holds `lock`.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}

@@ -16,7 +16,25 @@ public struct CommandResult: Sendable, CustomStringConvertible {
 public enum Command {
     /// Runs `executable` (looked up in PATH) with `arguments`. A command still
     /// running after `timeout` is killed and reported with status -1.
+    ///
+    /// The waiting happens on a Dispatch thread, never on the Swift
+    /// concurrency pool, so tests running side by side cannot starve the
+    /// tasks of the services they test.
     public static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+        input: String? = nil, timeout: Duration = .seconds(60)
+    ) async throws -> CommandResult {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result {
+                    try runBlocking(executable, arguments, environment: environment, input: input, timeout: timeout)
+                })
+            }
+        }
+    }
+
+    /// `run`, blocking the calling thread.
+    public static func runBlocking(
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
         input: String? = nil, timeout: Duration = .seconds(60)
     ) throws -> CommandResult {
@@ -24,32 +42,33 @@ public enum Command {
         defer { try? FileManager.default.removeItem(at: directory) }
         let out = directory.appendingPathComponent("stdout")
         let err = directory.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [executable] + arguments
-        if let environment { process.environment = environment }
-        let stdin = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        try process.run()
-        if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
-        try? stdin.fileHandleForWriting.close()
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning && ContinuousClock.now < deadline {
-            usleep(2_000)
+        let child = try Spawn.start(
+            [executable] + arguments, environment: environment ?? ProcessInfo.processInfo.environment,
+            stdout: out.path, stderr: err.path, pipeStdin: true)
+        if let writer = child.stdinWriter {
+            if let input {
+                let bytes = Array(input.utf8)
+                var offset = 0
+                while offset < bytes.count {
+                    let written = bytes[offset...].withUnsafeBytes { write(writer, $0.baseAddress, $0.count) }
+                    if written <= 0 { break }
+                    offset += written
+                }
+            }
+            close(writer)
         }
-        var status: Int32 = -1
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        } else {
-            status = process.terminationStatus
+        let deadline = ContinuousClock.now + timeout
+        var status = Spawn.poll(child.pid)
+        while status == nil && ContinuousClock.now < deadline {
+            usleep(2_000)
+            status = Spawn.poll(child.pid)
+        }
+        if status == nil {
+            kill(child.pid, SIGKILL)
+            while Spawn.poll(child.pid) == nil { usleep(1_000) }
         }
         return CommandResult(
-            status: status,
+            status: status ?? -1,
             stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
             stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
     }

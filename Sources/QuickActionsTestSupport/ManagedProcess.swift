@@ -9,7 +9,8 @@ import Glibc
 /// the wrapper send SIGTERM to the child. So no test leaves a dbus-daemon or
 /// broker running behind it.
 public final class ManagedProcess: @unchecked Sendable {
-    // @unchecked Sendable: the Process and pipe are only touched under `lock`.
+    // @unchecked Sendable: mutable state (`status`, `lifeline`) is only
+    // touched under `lock`.
 
     public let executable: String
     public let arguments: [String]
@@ -17,11 +18,11 @@ public final class ManagedProcess: @unchecked Sendable {
     public let stdoutURL: URL
     public let stderrURL: URL
 
-    private let process = Process()
-    private let lifeline = Pipe()
+    private let wrapperPID: pid_t
     private let pidFile: URL
     private let lock = NSLock()
-    private var stopped = false
+    private var lifeline: Int32?
+    private var status: Int32?
 
     private static let wrapper = """
         exec 3<&0
@@ -46,19 +47,14 @@ public final class ManagedProcess: @unchecked Sendable {
         stdoutURL = directory.appendingPathComponent("\(name).stdout")
         stderrURL = directory.appendingPathComponent("\(name).stderr")
         pidFile = directory.appendingPathComponent("\(name).pid")
-        _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
         try? FileManager.default.removeItem(at: pidFile)
-
         var env = environment ?? ProcessInfo.processInfo.environment
         env["QA_TEST_PIDFILE"] = pidFile.path
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", Self.wrapper, "lifeline", executable] + arguments
-        process.environment = env
-        process.standardInput = lifeline
-        process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
-        process.standardError = try FileHandle(forWritingTo: stderrURL)
-        try process.run()
+        let child = try Spawn.start(
+            ["/bin/sh", "-c", Self.wrapper, "lifeline", executable] + arguments,
+            environment: env, stdout: stdoutURL.path, stderr: stderrURL.path, pipeStdin: true)
+        wrapperPID = child.pid
+        lifeline = child.stdinWriter
     }
 
     deinit {
@@ -67,7 +63,7 @@ public final class ManagedProcess: @unchecked Sendable {
 
     /// The child's own pid (not the wrapper's), once it has started.
     public var pid: pid_t? {
-        for _ in 0..<500 {
+        for _ in 0..<1000 {
             if let text = try? String(contentsOf: pidFile, encoding: .utf8),
                let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
                 return pid
@@ -77,11 +73,14 @@ public final class ManagedProcess: @unchecked Sendable {
         return nil
     }
 
-    public var isRunning: Bool { process.isRunning }
+    public var isRunning: Bool { exitStatus == nil }
 
-    /// The wrapper's exit status: the child's, or 128+signal.
+    /// The exit status (the child's, or 128+signal), or nil while it runs.
     public var exitStatus: Int32? {
-        process.isRunning ? nil : process.terminationStatus
+        lock.lock()
+        defer { lock.unlock() }
+        if status == nil { status = Spawn.poll(wrapperPID) }
+        return status
     }
 
     /// Sends a signal to the child itself.
@@ -94,8 +93,8 @@ public final class ManagedProcess: @unchecked Sendable {
     @discardableResult
     public func waitForExit(timeout: Duration = .seconds(10)) -> Int32? {
         let deadline = ContinuousClock.now + timeout
-        while process.isRunning && ContinuousClock.now < deadline {
-            usleep(5_000)
+        while exitStatus == nil && ContinuousClock.now < deadline {
+            usleep(2_000)
         }
         return exitStatus
     }
@@ -103,13 +102,13 @@ public final class ManagedProcess: @unchecked Sendable {
     /// Ends the child: SIGTERM through the lifeline, then SIGKILL after 5 s.
     public func stop() {
         lock.lock()
-        defer { lock.unlock() }
-        guard !stopped else { return }
-        stopped = true
-        try? lifeline.fileHandleForWriting.close()
+        let writer = lifeline
+        lifeline = nil
+        lock.unlock()
+        if let writer { close(writer) }
         if waitForExit(timeout: .seconds(5)) == nil {
             if let pid { kill(pid, SIGKILL) }
-            process.terminate()
+            kill(wrapperPID, SIGKILL)
             waitForExit(timeout: .seconds(5))
         }
     }

@@ -14,14 +14,14 @@ import Testing
         "grüße ✓ \"quoted\"", "/a/b_c/D1", "a{sv}(ii)",
         "3", "0", "1", "255",
         "2", "x", "",
-        "2", "n", "i", "7", "nested", "v", "v", "ax", "2", "1", "-1",
+        "2", "n", "i", "7", "nested", "v", "ax", "2", "1", "-1",
         "42", "answer",
         "a{sas}", "1", "k", "1", "v",
     ]
 
     @Test func busctlRoundTripsEveryType() async throws {
         let service = try await TestService()
-        let result = try Command.run("busctl", [
+        let result = try await Command.run("busctl", [
             "--address=\(service.bus.address)", "--json=short", "call", "--",
             TestService.name.rawValue, TestService.path.rawValue, TestService.interface.rawValue, "EchoAll",
         ] + Self.busctlArguments)
@@ -39,12 +39,14 @@ import Testing
         #expect(data[safe: 13] as? [String] == ["x", ""])
         let dictionary = data[safe: 14] as? [String: Any]
         #expect((dictionary?["n"] as? [String: Any])?["data"] as? Int == 7)
-        #expect((data[safe: 15] as? [Any]).map { "\($0)" } == "[42, answer]")
+        let structure = data[safe: 15] as? [Any]
+        #expect(structure?.first as? Int == 42)
+        #expect(structure?.last as? String == "answer")
     }
 
     @Test func gdbusRoundTripsEveryType() async throws {
         let service = try await TestService()
-        let result = try Command.run("gdbus", [
+        let result = try await Command.run("gdbus", [
             "call", "--address", service.bus.address, "--dest", TestService.name.rawValue,
             "--object-path", TestService.path.rawValue, "--method", "\(TestService.interface.rawValue).EchoAll",
             "--", "255", "true", "-32768", "65535", "-2147483648", "4294967295",
@@ -79,14 +81,13 @@ import Testing
         SendCase(argument: "variant:double:2.5", expected: .double(2.5), printed: "double 2.5"),
         SendCase(argument: "variant:string:hello", expected: .string("hello"), printed: "string \"hello\""),
         SendCase(argument: "variant:objpath:/x/y", expected: .objectPath("/x/y"), printed: "object path \"/x/y\""),
-        SendCase(argument: "variant:signature:a{sv}", expected: .signature("a{sv}"), printed: "signature \"a{sv}\""),
     ]
 
     @Test(arguments: dbusSendCases.indices)
     func dbusSendRoundTripsBasicTypes(_ index: Int) async throws {
         let sendCase = Self.dbusSendCases[index]
         let service = try await TestService()
-        let result = try Command.run("dbus-send", [
+        let result = try await Command.run("dbus-send", [
             "--bus=\(service.bus.address)", "--print-reply", "--dest=\(TestService.name.rawValue)",
             TestService.path.rawValue, "\(TestService.interface.rawValue).Echo", sendCase.argument,
         ])
@@ -96,7 +97,7 @@ import Testing
 
     @Test func dbusSendSeesTheCustomErrorName() async throws {
         let service = try await TestService()
-        let result = try Command.run("dbus-send", [
+        let result = try await Command.run("dbus-send", [
             "--bus=\(service.bus.address)", "--print-reply", "--dest=\(TestService.name.rawValue)",
             TestService.path.rawValue, "\(TestService.interface.rawValue).Fail",
             "string:org.quickactions.Test.Error.Custom", "string:told you",
@@ -108,7 +109,7 @@ import Testing
     @Test func pythonDbusRoundTripsEveryTypeAndNestedVariants() async throws {
         let service = try await TestService()
         let script = PackagePaths.root.appendingPathComponent("Tests/DBusTests/Conformance/roundtrip.py").path
-        let result = try Command.run("/usr/bin/python3", [script], environment: service.environment)
+        let result = try await Command.run("/usr/bin/python3", [script], environment: service.environment)
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("ok "), "\(result)")
         #expect(service.lastEchoAll.withLock { $0 } == TestService.everyValue)
@@ -117,7 +118,7 @@ import Testing
     @Test func gdbusIntrospectParsesOurIntrospection() async throws {
         let service = try await TestService()
         try service.server.export([], at: "/org/quickactions/Test/child")
-        let result = try Command.run("gdbus", [
+        let result = try await Command.run("gdbus", [
             "introspect", "--address", service.bus.address, "--dest", TestService.name.rawValue,
             "--object-path", TestService.path.rawValue,
         ])
@@ -127,7 +128,7 @@ import Testing
         #expect(result.stdout.contains("readwrite s Label"))
         #expect(result.stdout.contains("node child"))
         #expect(result.stdout.contains("interface org.freedesktop.DBus.ObjectManager"))
-        let tree = try Command.run("busctl", ["--address=\(service.bus.address)", "tree", TestService.name.rawValue])
+        let tree = try await Command.run("busctl", ["--address=\(service.bus.address)", "tree", TestService.name.rawValue])
         #expect(tree.status == 0, "\(tree)")
         #expect(tree.stdout.contains("/org/quickactions/Test/child"), "\(tree.stdout)")
     }

@@ -20,16 +20,16 @@ final class DynamicLibrary: @unchecked Sendable {
     private let descriptor: Int32
     /// The library's real path, for messages.
     let path: String
-    /// Whether the library depends on the Swift runtime. Such a library is
-    /// never closed: at load time it registered its metadata with the
-    /// runtime, which cannot forget it, and would keep pointers into an
-    /// unmapped image.
-    let linksSwiftRuntime: Bool
+    /// Whether loading the library registered it with the Swift runtime
+    /// (see ``SwiftImageProbe``). Such a library is never closed: the runtime
+    /// cannot forget it and would keep pointers into an unmapped image.
+    let registersWithSwiftRuntime: Bool
 
     /// Loads the library open on `descriptor`, taking ownership of it (it is
     /// closed here if loading fails).
     init(descriptor: Int32, path: String) throws(PluginLoadError) {
         let procPath = "/proc/self/fd/\(descriptor)"
+        let registers = SwiftImageProbe.registersWithSwiftRuntime(descriptor: descriptor)
         _ = dlerror()
         guard let handle = dlopen(procPath, RTLD_NOW | RTLD_LOCAL) else {
             let reason = Self.lastError(replacing: procPath, with: path) ?? "dlopen failed without a message"
@@ -39,8 +39,7 @@ final class DynamicLibrary: @unchecked Sendable {
         self.handle = handle
         self.descriptor = descriptor
         self.path = path
-        // dlsym with a handle searches the library and its dependencies only.
-        self.linksSwiftRuntime = dlsym(handle, "swift_retain") != nil
+        self.registersWithSwiftRuntime = registers
     }
 
     /// The address of an exported symbol, or nil.
@@ -50,11 +49,12 @@ final class DynamicLibrary: @unchecked Sendable {
     }
 
     /// After a failed load or init: closes the library and its descriptor,
-    /// unless it links the Swift runtime (see ``linksSwiftRuntime``), which
-    /// stays mapped with its descriptor open. Returns whether it was closed.
+    /// unless it registered with the Swift runtime (see
+    /// ``registersWithSwiftRuntime``): that one stays mapped with its
+    /// descriptor open. Returns whether it was closed.
     @discardableResult
     func unloadAfterFailure() -> Bool {
-        guard !linksSwiftRuntime else { return false }
+        guard !registersWithSwiftRuntime else { return false }
         dlclose(handle)
         close(descriptor)
         return true

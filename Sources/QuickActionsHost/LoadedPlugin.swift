@@ -50,7 +50,8 @@ public final class LoadedPlugin: Sendable {
     /// checked (not symlinks, owned by this user or root, not group- or
     /// world-writable), and the very file checked is loaded through its open
     /// descriptor. The library is unloaded again only if loading or init
-    /// fails, and never if it links the Swift runtime. Blocks the calling
+    /// fails, and never if it registered with the Swift runtime (anything
+    /// linked by swiftc, see ``SwiftImageProbe``). Blocks the calling
     /// thread until the plugin's init returns; call it off the broker's
     /// main queue.
     ///
@@ -91,7 +92,7 @@ public final class LoadedPlugin: Sendable {
         } catch {
             context.retire(because: "the plugin failed to load: \(error.reason)")
             let closed = dynamicLibrary.unloadAfterFailure()
-            context.log(.error, "\(error)\(closed ? "" : " (kept mapped: it links the Swift runtime)")")
+            context.log(.error, "\(error)\(closed ? "" : " (kept mapped: it registered with the Swift runtime)")")
             throw error
         }
     }
@@ -189,4 +190,11 @@ struct PluginState: @unchecked Sendable {
 struct LoaderHooks {
     /// Called with the library path after the file checks and before dlopen.
     var afterCheck: ((String) -> Void)?
+}
+
+extension LoadedPlugin {
+    /// Runs `body` on the plugin's queue after every call queued so far (for tests).
+    func afterQueuedCalls(_ body: @escaping @Sendable () -> Void) {
+        queue.async(execute: body)
+    }
 }

@@ -77,8 +77,9 @@
  *   callback: will_resign is where a plugin saves its state. If init fails,
  *   the host MAY dlclose the library as soon as init returns, so a failing
  *   init MUST release what it acquired and MUST NOT leave threads, timers or
- *   callbacks behind. (Libraries that link the Swift runtime are never
- *   closed, not even then.)
+ *   callbacks behind. (A library linked by swiftc, C or Swift, registers
+ *   itself with the Swift runtime when loaded and is never closed, not even
+ *   then.)
  */
 #ifndef QUICKACTIONS_PLUGIN_H
 #define QUICKACTIONS_PLUGIN_H

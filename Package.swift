@@ -61,7 +61,8 @@ var package = Package(
         .testTarget(name: "DBusTests", dependencies: ["DBus", "QuickActionsTestSupport"], swiftSettings: strict),
         .testTarget(name: "QuickActionsModelTests", dependencies: ["QuickActionsModel"], swiftSettings: strict),
         .testTarget(name: "QuickActionsABITests", dependencies: ["QuickActionsABI"], swiftSettings: strict),
-        .testTarget(name: "QuickActionsHostTests", dependencies: ["QuickActionsHost"], swiftSettings: strict),
+        .testTarget(
+            name: "QuickActionsHostTests", dependencies: ["QuickActionsHost", "QuickActionsABI"], swiftSettings: strict),
     ]
 )
 

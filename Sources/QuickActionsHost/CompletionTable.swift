@@ -1,4 +1,4 @@
-import Synchronization
+import QuickActionsABI
 
 /// The pending completions of one plugin, keyed by the `qa_completion`
 /// numbers handed to it.
@@ -26,7 +26,7 @@ final class CompletionTable: Sendable {
         var pending: [UInt64: Completion] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Registers `completion` and returns its number.
     func register(_ completion: @escaping Completion) -> UInt64 {

@@ -3,7 +3,6 @@ import Foundation
 import Glibc
 import QuickActionsABI
 import QuickActionsModel
-import Synchronization
 
 /// What the `context` of one plugin's `qa_host` table points to: the plugin's
 /// identity, the broker's callbacks and the plugin's pending completions.
@@ -11,7 +10,7 @@ import Synchronization
 /// the plugin calls from.
 final class PluginHostContext: @unchecked Sendable {
     // @unchecked: everything is immutable after init except `state`, which is
-    // behind a Mutex; the C strings are allocated once and never freed or
+    // behind a lock; the C strings are allocated once and never freed or
     // changed, as the header promises the plugin.
     let appID: String
     let libraryPath: String
@@ -28,7 +27,7 @@ final class PluginHostContext: @unchecked Sendable {
         var retiredReason: String?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(appID: String, libraryPath: String, dataDirectory: URL, callbacks: PluginCallbacks) {
         self.appID = appID

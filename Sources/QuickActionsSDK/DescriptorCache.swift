@@ -1,9 +1,9 @@
 import CQuickActionsPlugin
-import Synchronization
+import QuickActionsABI
 
 /// Descriptors by plugin type, so the entry returns the same one every time.
 final class DescriptorCache: Sendable {
-    private let descriptors = Mutex<[ObjectIdentifier: Descriptor]>([:])
+    private let descriptors = Locked<[ObjectIdentifier: Descriptor]>([:])
 
     func descriptor(
         for type: ObjectIdentifier, build: () -> UnsafePointer<qa_plugin>

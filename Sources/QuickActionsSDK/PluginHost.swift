@@ -1,14 +1,13 @@
 import CQuickActionsPlugin
 import Foundation
 import QuickActionsABI
-import Synchronization
 
 /// The plugin's handle on the broker, as `UIApplication.shared` is an iOS
 /// app's: set dynamic items, find the data directory, log. Thread-safe: use
 /// it from any thread, for the life of the process.
 public final class PluginHost: Sendable {
     private let table: HostTableReference
-    private let lastItems = Mutex<[ShortcutItem]>([])
+    private let lastItems = Locked<[ShortcutItem]>([])
 
     init(table: HostTableReference) {
         self.table = table

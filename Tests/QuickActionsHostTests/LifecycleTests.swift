@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import Synchronization
+import QuickActionsABI
 import QuickActionsModel
 import Testing
 
@@ -163,9 +163,9 @@ import Testing
 
 /// A value shared between threads.
 final class LockedBox<Value: Sendable>: Sendable {
-    private let value: Mutex<Value>
+    private let value: Locked<Value>
 
-    init(_ value: Value) { self.value = Mutex(value) }
+    init(_ value: Value) { self.value = Locked(value) }
 
     func set(_ newValue: Value) { value.withLock { $0 = newValue } }
     func get() -> Value { value.withLock { $0 } }

@@ -2,13 +2,13 @@ import Dispatch
 import Foundation
 @testable import QuickActionsHost
 import QuickActionsModel
-import Synchronization
+import QuickActionsABI
 
 /// Plays the broker for tests: records every dynamic-item list and log line,
 /// and can refuse lists.
 final class Recorder: Sendable {
-    private let itemLists = Mutex<[[ShortcutItem]]>([])
-    private let records = Mutex<[PluginLogRecord]>([])
+    private let itemLists = Locked<[[ShortcutItem]]>([])
+    private let records = Locked<[PluginLogRecord]>([])
     private let rejection: (@Sendable ([ShortcutItem]) -> String?)?
 
     /// `reject` returns a reason to refuse a list, or nil to accept it.
@@ -79,7 +79,7 @@ func drain(_ plugin: LoadedPlugin) async {
 
 /// True for the first caller of ``claim()`` only.
 final class Once: Sendable {
-    private let done = Mutex(false)
+    private let done = Locked(false)
 
     func claim() -> Bool {
         done.withLock { done in
@@ -91,7 +91,7 @@ final class Once: Sendable {
 
 /// Counts calls from any thread.
 final class Counter: Sendable {
-    private let count = Mutex(0)
+    private let count = Locked(0)
 
     func increment() { count.withLock { $0 += 1 } }
     var value: Int { count.withLock { $0 } }

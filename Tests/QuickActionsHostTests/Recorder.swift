@@ -42,9 +42,21 @@ final class Recorder: Sendable {
 
 /// Loads the bundle's library with the recorder's callbacks.
 func load(_ bundle: TestBundle, recorder: Recorder, appID: String = "org.example.test") throws(PluginLoadError) -> LoadedPlugin {
-    try LoadedPlugin.load(
-        library: bundle.library, bundle: bundle.bundle, appID: appID, dataDirectory: bundle.dataDirectory,
-        callbacks: recorder.callbacks)
+    keepLoaded(
+        try LoadedPlugin.load(
+            library: bundle.library, bundle: bundle.bundle, appID: appID, dataDirectory: bundle.dataDirectory,
+            callbacks: recorder.callbacks))
+}
+
+/// Loaded plugins stay referenced until the process exits, as the broker
+/// keeps them: their host tables and state are never freed by design, and
+/// LeakSanitizer would report them once nothing pointed at them.
+private let loadedPlugins = Locked<[LoadedPlugin]>([])
+
+@discardableResult
+func keepLoaded(_ plugin: LoadedPlugin) -> LoadedPlugin {
+    loadedPlugins.withLock { $0.append(plugin) }
+    return plugin
 }
 
 func request(_ type: String, title: String = "Title") -> PerformRequest {

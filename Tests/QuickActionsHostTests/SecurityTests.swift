@@ -120,9 +120,10 @@ import Testing
             swapped.increment()
         })
         let recorder = Recorder()
-        let plugin = try LoadedPlugin.load(
-            library: bundle.library, bundle: bundle.bundle, appID: "org.example.test",
-            dataDirectory: bundle.dataDirectory, callbacks: recorder.callbacks, hooks: hooks)
+        let plugin = keepLoaded(
+            try LoadedPlugin.load(
+                library: bundle.library, bundle: bundle.bundle, appID: "org.example.test",
+                dataDirectory: bundle.dataDirectory, callbacks: recorder.callbacks, hooks: hooks))
         #expect(swapped.value == 1)
         // InitFails would have failed to load; what was checked (CScenarios) was loaded.
         #expect(plugin.name == "CScenarios")

@@ -30,14 +30,20 @@ var package = Package(
 
         // MARK: Plugins
         .target(name: "CQuickActionsPlugin"),
+        // The Swift side of the C ABI (values and items in both directions), shared by SDK and host.
         .target(
-            name: "QuickActionsSDK",
+            name: "QuickActionsABI",
             dependencies: ["CQuickActionsPlugin", "QuickActionsModel"],
             swiftSettings: strict
         ),
         .target(
+            name: "QuickActionsSDK",
+            dependencies: ["CQuickActionsPlugin", "QuickActionsABI", "QuickActionsModel"],
+            swiftSettings: strict
+        ),
+        .target(
             name: "QuickActionsHost",
-            dependencies: ["CQuickActionsPlugin", "QuickActionsModel"],
+            dependencies: ["CQuickActionsPlugin", "QuickActionsABI", "QuickActionsModel"],
             swiftSettings: strict
         ),
 
@@ -59,5 +65,34 @@ var package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "QuickActionsModelTests", dependencies: ["QuickActionsModel"], swiftSettings: strict),
+        .testTarget(name: "QuickActionsABITests", dependencies: ["QuickActionsABI"], swiftSettings: strict),
+        .testTarget(
+            name: "QuickActionsHostTests", dependencies: ["QuickActionsHost", "QuickActionsABI"], swiftSettings: strict),
     ]
 )
+
+// MARK: Test plugins
+// Small purpose-built plugins (Tests/Plugins/<folder>) that QuickActionsHostTests load with dlopen.
+// Each is a dynamic library product, built as .build/<config>/lib<name>.so by `swift build` and
+// `swift test`; the tests find them beside the test bundle.
+let testPlugins: [(name: String, folder: String, language: String)] = [
+    ("QATestSwiftPlugin", "SwiftPlugin", "swift"),
+    ("QATestSwiftInitFails", "SwiftInitFails", "swift"),
+    ("QATestCPlugin", "CPlugin", "c"),
+    ("QATestInitFails", "InitFails", "c"),
+    ("QATestNoEntry", "NoEntry", "c"),
+    ("QATestABIMajor2", "ABIMajor2", "c"),
+    ("QATestABINewerMinor", "ABINewerMinor", "c"),
+]
+for plugin in testPlugins {
+    package.products.append(.library(name: plugin.name, type: .dynamic, targets: [plugin.name]))
+    package.targets.append(
+        plugin.language == "swift"
+            ? .target(
+                name: plugin.name, dependencies: ["QuickActionsSDK"], path: "Tests/Plugins/\(plugin.folder)",
+                swiftSettings: strict)
+            : .target(
+                name: plugin.name, dependencies: ["CQuickActionsPlugin"], path: "Tests/Plugins/\(plugin.folder)",
+                publicHeadersPath: ".")
+    )
+}

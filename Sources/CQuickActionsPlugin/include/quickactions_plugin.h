@@ -1,4 +1,393 @@
-/* Placeholder: the plugin ABI header is written under issue 3. */
+/*
+ * quickactions_plugin.h — the QuickActions plugin ABI, version 1.0.
+ *
+ * This header is the single source of truth for the contract between the
+ * QuickActions broker (the host) and an application's plugin (a shared
+ * library inside the app's bundle). It is C99 and is used unchanged from C,
+ * from Swift (the QuickActionsSDK module wraps it) and from any language
+ * with a C FFI.
+ *
+ * The words MUST, MUST NOT, MAY and SHOULD are used as in RFC 2119.
+ *
+ * ── Overview ────────────────────────────────────────────────────────────
+ *
+ *   1. The host opens the library with dlopen(RTLD_NOW | RTLD_LOCAL) and
+ *      looks up one exported symbol, QA_PLUGIN_ENTRY_SYMBOL
+ *      ("quickactions_plugin_entry"), a function of type qa_plugin_entry_fn.
+ *   2. It calls the entry once; the entry returns the plugin's descriptor
+ *      (qa_plugin), which carries its struct size and ABI version.
+ *   3. The host refuses a descriptor whose abi_major differs from the host's
+ *      or whose abi_minor is newer than the host's. Otherwise it calls
+ *      init with its own function table (qa_host), then launch / perform /
+ *      will_resign as the broker receives requests.
+ *
+ * ── Evolution ───────────────────────────────────────────────────────────
+ *
+ *   - Fields are only ever appended to qa_plugin, qa_host, qa_item and
+ *     qa_request, and each starts with its struct_size. A minor version adds
+ *     fields; a major version may change anything.
+ *   - Nobody reads past a struct's struct_size: a reader treats every field
+ *     past it as absent (NULL / zero).
+ *   - Because the host refuses a plugin with a newer minor, every field the
+ *     plugin was compiled against is present in the structs the host hands
+ *     it; a plugin need not check struct_size of host structs for fields of
+ *     its own ABI version.
+ *   - qa_value, qa_entry, qa_bytes, qa_array and qa_dictionary are laid out
+ *     in arrays and are therefore frozen for a major version.
+ *
+ * ── Threads ─────────────────────────────────────────────────────────────
+ *
+ *   - The host gives each plugin a serial queue of its own. init, launch,
+ *     perform and will_resign are called on it, one at a time, never
+ *     concurrently with each other; not necessarily on the same OS thread
+ *     each time. Plugin code reached only from these callbacks therefore
+ *     need not be thread-safe.
+ *   - Callbacks MUST return promptly: long work belongs on the plugin's own
+ *     threads, with the completion called when it is done. A callback that
+ *     blocks holds up only this plugin, never another app.
+ *   - Every function in qa_host is thread-safe: it MAY be called from any
+ *     thread, including from inside a callback, at any time from the start
+ *     of init on.
+ *
+ * ── Memory ──────────────────────────────────────────────────────────────
+ *
+ *   - Every pointer the host passes to a callback (the request and all it
+ *     points to, error buffers) is valid only during that call. A plugin
+ *     MUST copy what it keeps.
+ *   - Exceptions, valid from init until the process exits: the qa_host
+ *     table, its context, and the strings returned by app_id and
+ *     data_directory.
+ *   - Every pointer a plugin passes to a host function (items, values,
+ *     messages) needs to stay valid only until that function returns: the
+ *     host copies what it keeps before returning.
+ *   - The descriptor returned by the entry MUST stay valid and unchanged
+ *     until the process exits.
+ *
+ * ── Strings ─────────────────────────────────────────────────────────────
+ *
+ *   Every string is UTF-8 and NUL-terminated. The host rejects items that
+ *   carry invalid UTF-8 (QA_STATUS_INVALID); in log lines and completion
+ *   messages it replaces invalid sequences with U+FFFD.
+ *
+ * ── Unloading ───────────────────────────────────────────────────────────
+ *
+ *   A plugin whose init succeeded is never unloaded: its code stays mapped
+ *   until the process exits (unloading Swift code leaves the Swift runtime
+ *   with dangling pointers into it). There is therefore no "deinit"
+ *   callback: will_resign is where a plugin saves its state. If init fails,
+ *   the host MAY dlclose the library as soon as init returns, so a failing
+ *   init MUST release what it acquired and MUST NOT leave threads, timers or
+ *   callbacks behind. (A library linked by swiftc, C or Swift, registers
+ *   itself with the Swift runtime when loaded and is never closed, not even
+ *   then.)
+ */
 #ifndef QUICKACTIONS_PLUGIN_H
 #define QUICKACTIONS_PLUGIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
 #endif
+
+/* ── Versions and names ─────────────────────────────────────────────── */
+
+/** The ABI major version this header describes. A host refuses a plugin
+ *  whose abi_major differs from its own. */
+#define QA_ABI_MAJOR 1
+/** The ABI minor version this header describes. A host refuses a plugin
+ *  whose abi_minor is greater than its own. */
+#define QA_ABI_MINOR 0
+
+/** The name of the one symbol a plugin exports. */
+#define QA_PLUGIN_ENTRY_SYMBOL "quickactions_plugin_entry"
+
+/* ── Status codes ───────────────────────────────────────────────────── */
+
+/** The result of init and set_dynamic_items. */
+typedef int32_t qa_status;
+
+/** Success. */
+#define QA_STATUS_OK 0
+/** The arguments were malformed (NULL where a value is required, invalid
+ *  UTF-8, an unknown kind, a bad struct_size, a value tree past the host's
+ *  hard bounds); the error buffer says which value. */
+#define QA_STATUS_INVALID 1
+/** The arguments were well formed but refused, typically for exceeding the
+ *  broker's limits on dynamic items; the error buffer says why. */
+#define QA_STATUS_REJECTED 2
+/** Generic failure, for init. Any value other than QA_STATUS_OK returned by
+ *  init means init failed. */
+#define QA_STATUS_FAILED 3
+
+/** The size of the error buffer the host passes to init. A plugin writing
+ *  into an error buffer MUST NOT write more than error_size bytes,
+ *  including the terminating NUL. */
+#define QA_ERROR_BUFFER_SIZE 1024
+
+/* ── User-info values ───────────────────────────────────────────────── */
+
+/** qa_value.kind: which member of qa_value.u is set. Zero is never a valid
+ *  kind, so a zero-initialised value is caught. */
+#define QA_VALUE_STRING 1     /**< u.string: UTF-8, NUL-terminated, not NULL */
+#define QA_VALUE_BOOL 2       /**< u.boolean */
+#define QA_VALUE_INT 3        /**< u.integer: a signed 64-bit integer */
+#define QA_VALUE_DOUBLE 4     /**< u.real: an IEEE 754 double */
+#define QA_VALUE_BYTES 5      /**< u.bytes: raw bytes, not a string */
+#define QA_VALUE_ARRAY 6      /**< u.array: ordered values */
+#define QA_VALUE_DICTIONARY 7 /**< u.dictionary: string-keyed values */
+
+struct qa_value;
+struct qa_entry;
+
+/** Raw bytes. data MAY be NULL only when length is 0. */
+typedef struct qa_bytes {
+    const uint8_t *data;
+    size_t length;
+} qa_bytes;
+
+/** An ordered list of values. items MAY be NULL only when count is 0. */
+typedef struct qa_array {
+    const struct qa_value *items;
+    size_t count;
+} qa_array;
+
+/** String-keyed values. entries MAY be NULL only when count is 0. Keys MUST
+ *  be unique; the host rejects a dictionary with a repeated key. The order
+ *  of entries carries no meaning (the host sends them sorted by key). */
+typedef struct qa_dictionary {
+    const struct qa_entry *entries;
+    size_t count;
+} qa_dictionary;
+
+/** One value of an item's user info or of a request's arguments: a tagged
+ *  union. The kinds map one-to-one to the Swift model's UserInfoValue and
+ *  to the D-Bus types s, b, x, d, ay, av and a{sv}, so no type is lost in
+ *  either direction.
+ *
+ *  The host refuses (QA_STATUS_INVALID) a tree nested deeper than 64
+ *  levels, or with more than 100,000 values or 16 MiB of strings and bytes
+ *  in one call; the broker's own, tighter limits answer QA_STATUS_REJECTED.
+ *  A tree MUST NOT contain cycles (the depth bound stops them). */
+typedef struct qa_value {
+    int32_t kind; /**< one of QA_VALUE_* */
+    union {
+        const char *string;
+        bool boolean;
+        int64_t integer;
+        double real;
+        qa_bytes bytes;
+        qa_array array;
+        qa_dictionary dictionary;
+    } u;
+} qa_value;
+
+/** One dictionary entry. key is UTF-8, NUL-terminated and not NULL. */
+typedef struct qa_entry {
+    const char *key;
+    qa_value value;
+} qa_entry;
+
+/* ── Items ──────────────────────────────────────────────────────────── */
+
+/** qa_item.icon_kind: how qa_item.icon is to be read. */
+#define QA_ICON_NONE 0   /**< no icon; icon is ignored */
+#define QA_ICON_TYPE 1   /**< icon is a UIApplicationShortcutIconType name, e.g.
+                              "UIApplicationShortcutIconTypePlay" */
+#define QA_ICON_SYMBOL 2 /**< icon is a symbol name, e.g. "heart" */
+#define QA_ICON_FILE 3   /**< icon is a file path relative to the bundle root */
+
+/** One quick action, as iOS's UIApplicationShortcutItem.
+ *
+ *  Set struct_size to sizeof(qa_item) (QA_ITEM_INIT does). The host reads
+ *  no field past struct_size, and rejects an item whose struct_size does
+ *  not cover the fields of ABI 1.0. */
+typedef struct qa_item {
+    size_t struct_size;
+    /** UIApplicationShortcutItemType: the app-defined action identifier.
+     *  MUST NOT be NULL. */
+    const char *type;
+    /** The title. MUST NOT be NULL. In a request it is localised for the
+     *  caller's locale. */
+    const char *title;
+    /** The subtitle, or NULL for none. */
+    const char *subtitle;
+    /** One of QA_ICON_*. */
+    int32_t icon_kind;
+    /** The icon, read according to icon_kind; MUST NOT be NULL unless
+     *  icon_kind is QA_ICON_NONE. */
+    const char *icon;
+    /** UIApplicationShortcutItemUserInfo; { NULL, 0 } for none. */
+    qa_dictionary user_info;
+} qa_item;
+
+/** Initialiser for a qa_item: `qa_item item = QA_ITEM_INIT;`. */
+#define QA_ITEM_INIT { sizeof(qa_item), NULL, NULL, NULL, QA_ICON_NONE, NULL, { NULL, 0 } }
+
+/* ── Requests and completions ───────────────────────────────────────── */
+
+/** The handle of one pending perform. It is a number, not a pointer: a
+ *  completion called twice, late or with a made-up handle is ignored and
+ *  logged, never a crash. */
+typedef uint64_t qa_completion;
+
+/** One perform-action request. Everything in it is valid only during the
+ *  launch or perform call it is passed to. */
+typedef struct qa_request {
+    size_t struct_size;
+    /** The item to perform: type, title and subtitle (localised), icon as
+     *  declared, user info. Never NULL. */
+    const qa_item *item;
+    /** The icon as clients see it: a freedesktop icon name or an absolute
+     *  file path; NULL when the item has none. */
+    const char *resolved_icon;
+    /** Caller data (the D-Bus "arguments" option); empty when none. */
+    qa_dictionary arguments;
+    /** An XDG activation token from the caller, to raise a window with;
+     *  NULL when none. */
+    const char *activation_token;
+} qa_request;
+
+/* ── The host's function table ──────────────────────────────────────── */
+
+/** qa_host.log levels. */
+#define QA_LOG_DEBUG 0
+#define QA_LOG_INFO 1
+#define QA_LOG_WARNING 2
+#define QA_LOG_ERROR 3
+
+/** The host's table, handed to init. It and its context stay valid until
+ *  the process exits. Every function is thread-safe. The plugin passes
+ *  `context` back as the first argument of every call. */
+typedef struct qa_host {
+    size_t struct_size;
+    uint32_t abi_major;
+    uint32_t abi_minor;
+    /** Opaque; pass it back unchanged. */
+    void *context;
+
+    /** Replaces the app's whole list of dynamic items with `items[0..count)`,
+     *  as assigning UIApplication.shortcutItems does; count 0 removes them
+     *  all (items MAY then be NULL). Callable from any thread at any time
+     *  from the start of init on. The host copies the items before it
+     *  returns. The change is all or nothing: on failure the previous list
+     *  stays.
+     *
+     *  Returns QA_STATUS_OK, QA_STATUS_INVALID (malformed items) or
+     *  QA_STATUS_REJECTED (limits: at most 64 items, type at most 255
+     *  bytes, title and subtitle at most 1,024 bytes, user info at most
+     *  64 KiB encoded and 32 levels deep). On failure a NUL-terminated
+     *  reason naming the item and value at fault is written into `error`
+     *  (at most error_size bytes), unless error is NULL or error_size 0. */
+    qa_status (*set_dynamic_items)(void *context, const qa_item *const *items, size_t count,
+                                   char *error, size_t error_size);
+
+    /** Writes a log line attributed to the plugin. level is one of
+     *  QA_LOG_*; message MUST NOT be NULL. */
+    void (*log)(void *context, int32_t level, const char *message);
+
+    /** The app id (CFBundleIdentifier). Never NULL. */
+    const char *(*app_id)(void *context);
+
+    /** A directory for the plugin's own files, created (mode 0700) on the
+     *  first call; the same path every time. NULL if it could not be
+     *  created (the reason is logged). */
+    const char *(*data_directory)(void *context);
+
+    /** Completes the perform that `completion` stands for, with success
+     *  true or false and an optional message (NULL for none) that the
+     *  broker returns to the caller.
+     *
+     *  Every perform call, and every launch call that returns true, MUST
+     *  lead to exactly one complete call for its completion, from any
+     *  thread, during the callback or at any later time. A second call is
+     *  ignored and logged. A call after the broker gave up waiting is
+     *  accepted and discarded. */
+    void (*complete)(void *context, qa_completion completion, bool success, const char *message);
+} qa_host;
+
+/* ── The plugin's descriptor ────────────────────────────────────────── */
+
+/** What the entry returns. Fields set to NULL are optional unless marked
+ *  required. */
+typedef struct qa_plugin {
+    /** MUST be sizeof(qa_plugin) as the plugin was compiled. */
+    size_t struct_size;
+    /** MUST be QA_ABI_MAJOR as the plugin was compiled. */
+    uint32_t abi_major;
+    /** MUST be QA_ABI_MINOR as the plugin was compiled. */
+    uint32_t abi_minor;
+    /** A name for log lines, or NULL. */
+    const char *name;
+
+    /** Required. Called once, first, on the plugin's queue. `plugin` is the
+     *  descriptor the entry returned (so a plugin can keep data beside it).
+     *  Stores the plugin's own state in *state (it is passed back to every
+     *  later callback; NULL is fine) and returns QA_STATUS_OK; or writes a
+     *  NUL-terminated reason into `error` (QA_ERROR_BUFFER_SIZE bytes) and
+     *  returns another status, and then the load fails with that reason.
+     *  `host` stays valid until the process exits; keep it. */
+    qa_status (*init)(const struct qa_plugin *plugin, const qa_host *host, void **state,
+                      char *error, size_t error_size);
+
+    /** Called when this perform loaded the plugin ("launch"), with the item
+     *  that caused it, as iOS's application(_:didFinishLaunchingWithOptions:)
+     *  receives the shortcut item.
+     *
+     *  Return true when the plugin handled the item here: it then MUST call
+     *  complete(completion) exactly once and perform is NOT called for this
+     *  request. Return false (or leave launch NULL) to have perform called
+     *  right after, on the same queue, with the same request and
+     *  completion; a launch returning false MUST NOT call the completion.
+     *  (iOS spells "handled" as didFinishLaunching returning false; this
+     *  ABI says what it means.) */
+    bool (*launch)(void *state, const qa_request *request, qa_completion completion);
+
+    /** Performs the request's item. MUST lead to exactly one
+     *  complete(completion) call, now or later, from any thread. A later
+     *  perform for an already loaded plugin ("resume") reaches perform
+     *  alone. If NULL, the host completes every request with failure. */
+    void (*perform)(void *state, const qa_request *request, qa_completion completion);
+
+    /** Called before the broker stops (as applicationWillResignActive), so
+     *  the plugin can update its dynamic items and save its state. The
+     *  plugin SHOULD call set_dynamic_items before returning: the broker
+     *  waits for this call to return, and only for it. More calls MAY
+     *  follow. */
+    void (*will_resign)(void *state);
+} qa_plugin;
+
+/** The type of the entry symbol. The entry MUST be cheap and free of side
+ *  effects (it runs before the version check): no threads, no files. It
+ *  MUST return the same descriptor every time, never NULL. */
+typedef const qa_plugin *(*qa_plugin_entry_fn)(void);
+
+/** Marks the entry as exported from the shared library. */
+#if defined(__GNUC__) || defined(__clang__)
+#define QA_PLUGIN_EXPORT __attribute__((visibility("default")))
+#else
+#define QA_PLUGIN_EXPORT
+#endif
+
+#if !defined(__swift__)
+/** A C plugin defines this function:
+ *
+ *      QA_PLUGIN_EXPORT const qa_plugin *quickactions_plugin_entry(void) {
+ *          static const qa_plugin plugin = {
+ *              sizeof(qa_plugin), QA_ABI_MAJOR, QA_ABI_MINOR, "Music",
+ *              music_init, NULL, music_perform, music_will_resign,
+ *          };
+ *          return &plugin;
+ *      }
+ *
+ *  A Swift plugin uses QuickActionsSDK's PluginEntry instead. */
+QA_PLUGIN_EXPORT const qa_plugin *quickactions_plugin_entry(void);
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* QUICKACTIONS_PLUGIN_H */

@@ -1,0 +1,34 @@
+import Glibc
+
+/// A value behind a pthread mutex, shared by the host and the SDK.
+///
+/// Used instead of Synchronization's `Mutex` because ThreadSanitizer
+/// understands pthread mutexes (it intercepts them) but not the Linux
+/// `Mutex`'s futex, and reports false races through it; the test suite is
+/// meant to run clean under ThreadSanitizer.
+package final class Locked<Value> {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private var value: Value
+
+    package init(_ value: Value) {
+        self.value = value
+        mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    /// Runs `body` with the value while holding the lock.
+    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&value)
+    }
+}
+
+// @unchecked: `value` is only reached through withLock, under the mutex.
+extension Locked: @unchecked Sendable where Value: Sendable {}

@@ -1,0 +1,69 @@
+import Foundation
+import Glibc
+
+/// A plugin library opened with `dlopen` through the descriptor that
+/// ``SecureLibraryFile`` checked (`/proc/self/fd/N`, `RTLD_NOW | RTLD_LOCAL`).
+///
+/// The descriptor stays open as long as the library is mapped: glibc
+/// recognises an already loaded library by the name it was opened with, and
+/// if the number N were closed and reused for another plugin, `dlopen` of
+/// the same `/proc/self/fd/N` would hand back the first library. So the
+/// descriptor is closed only after a `dlclose`, and for a library that stays
+/// loaded, never.
+///
+/// The owner decides the library's fate once: it stays loaded forever after
+/// a successful init, or ``unloadAfterFailure()`` is called.
+final class DynamicLibrary: @unchecked Sendable {
+    // @unchecked: `handle` and `descriptor` are set once in init and only
+    // read afterwards; dlsym is thread-safe.
+    private let handle: UnsafeMutableRawPointer
+    private let descriptor: Int32
+    /// The library's real path, for messages.
+    let path: String
+    /// Whether loading the library registered it with the Swift runtime
+    /// (see ``SwiftImageProbe``). Such a library is never closed: the runtime
+    /// cannot forget it and would keep pointers into an unmapped image.
+    let registersWithSwiftRuntime: Bool
+
+    /// Loads the library open on `descriptor`, taking ownership of it (it is
+    /// closed here if loading fails).
+    init(descriptor: Int32, path: String) throws(PluginLoadError) {
+        let procPath = "/proc/self/fd/\(descriptor)"
+        let registers = SwiftImageProbe.registersWithSwiftRuntime(descriptor: descriptor)
+        _ = dlerror()
+        guard let handle = dlopen(procPath, RTLD_NOW | RTLD_LOCAL) else {
+            let reason = Self.lastError(replacing: procPath, with: path) ?? "dlopen failed without a message"
+            close(descriptor)
+            throw .notLoadable(library: path, reason: reason)
+        }
+        self.handle = handle
+        self.descriptor = descriptor
+        self.path = path
+        self.registersWithSwiftRuntime = registers
+    }
+
+    /// The address of an exported symbol, or nil.
+    func symbol(named name: String) -> UnsafeMutableRawPointer? {
+        _ = dlerror()
+        return dlsym(handle, name)
+    }
+
+    /// After a failed load or init: closes the library and its descriptor,
+    /// unless it registered with the Swift runtime (see
+    /// ``registersWithSwiftRuntime``): that one stays mapped with its
+    /// descriptor open. Returns whether it was closed.
+    @discardableResult
+    func unloadAfterFailure() -> Bool {
+        guard !registersWithSwiftRuntime else { return false }
+        dlclose(handle)
+        close(descriptor)
+        return true
+    }
+
+    /// `dlerror`'s text, with the `/proc/self/fd/N` name glibc knows the
+    /// library by replaced by its real path.
+    private static func lastError(replacing procPath: String, with path: String) -> String? {
+        guard let message = dlerror() else { return nil }
+        return String(cString: message).replacingOccurrences(of: procPath, with: path)
+    }
+}

@@ -1,0 +1,45 @@
+import CQuickActionsPlugin
+import QuickActionsABI
+
+/// Builds the `qa_host` table handed to a plugin's init: its functions are
+/// C-callable closures that find their ``PluginHostContext`` through the
+/// table's `context`.
+///
+/// The table and the context it retains are never freed: the header promises
+/// the plugin they stay valid until the process exits, and a plugin may keep
+/// them on its own threads.
+enum HostTable {
+    static func make(for context: PluginHostContext) -> UnsafePointer<qa_host> {
+        let table = UnsafeMutablePointer<qa_host>.allocate(capacity: 1)
+        var host = qa_host()
+        host.struct_size = MemoryLayout<qa_host>.size
+        host.abi_major = ABIVersion.current.major
+        host.abi_minor = ABIVersion.current.minor
+        host.context = Unmanaged.passRetained(context).toOpaque()
+        host.set_dynamic_items = { context, items, count, error, errorSize in
+            guard let host = resolve(context) else { return QA_STATUS_INVALID }
+            return host.setDynamicItems(items, count: count, errorBuffer: error, errorSize: errorSize)
+        }
+        host.log = { context, level, message in
+            resolve(context)?.pluginLog(level: level, message: message)
+        }
+        host.app_id = { context in
+            resolve(context).map { UnsafePointer($0.appIDCString) }
+        }
+        host.data_directory = { context in
+            resolve(context)?.dataDirectoryCString()
+        }
+        host.complete = { context, completion, success, message in
+            resolve(context)?.complete(completion, success: success, message: message)
+        }
+        table.initialize(to: host)
+        return UnsafePointer(table)
+    }
+}
+
+/// The context behind a table's `context` pointer. A NULL context (a plugin
+/// passing the wrong pointer) makes the call a no-op instead of a crash.
+private func resolve(_ context: UnsafeMutableRawPointer?) -> PluginHostContext? {
+    guard let context else { return nil }
+    return Unmanaged<PluginHostContext>.fromOpaque(context).takeUnretainedValue()
+}

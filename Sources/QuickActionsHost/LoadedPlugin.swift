@@ -1,0 +1,200 @@
+import CQuickActionsPlugin
+import Dispatch
+import Foundation
+import QuickActionsABI
+import QuickActionsModel
+
+/// A plugin library loaded and initialised, with its own serial queue on
+/// which every call into it runs (init, launch, perform, will-resign).
+///
+/// A loaded plugin is never unloaded: the object may go away, the library
+/// stays mapped until the process exits (see `quickactions_plugin.h`).
+/// Completions may arrive on any thread, at any time, or never; a late one,
+/// after the broker ``PerformTicket/abandon()``ed the request, is ignored.
+public final class LoadedPlugin: Sendable {
+    /// The library's path.
+    public let library: String
+    /// The app id (CFBundleIdentifier) the plugin serves.
+    public let appID: String
+    /// The name the descriptor gives, if any.
+    public let name: String?
+    /// The ABI version the plugin was built for.
+    public let abiVersion: PluginABIVersion
+
+    private let descriptor: PluginDescriptor
+    private let state: PluginState
+    private let context: PluginHostContext
+    private let queue: DispatchQueue
+    /// Kept so the library (and its descriptor) is owned by someone; never unloaded.
+    private let dynamicLibrary: DynamicLibrary
+
+    private init(
+        descriptor: PluginDescriptor, state: PluginState, context: PluginHostContext, queue: DispatchQueue,
+        dynamicLibrary: DynamicLibrary
+    ) {
+        self.library = dynamicLibrary.path
+        self.appID = context.appID
+        self.name = descriptor.name
+        self.abiVersion = descriptor.version
+        self.descriptor = descriptor
+        self.state = state
+        self.context = context
+        self.queue = queue
+        self.dynamicLibrary = dynamicLibrary
+    }
+
+    /// Checks, loads and initialises the plugin library `library` of the
+    /// bundle folder `bundle`.
+    ///
+    /// Before any plugin code runs, the bundle folder and the library are
+    /// checked (not symlinks, owned by this user or root, not group- or
+    /// world-writable), and the very file checked is loaded through its open
+    /// descriptor. The library is unloaded again only if loading or init
+    /// fails, and never if it registered with the Swift runtime (anything
+    /// linked by swiftc, see ``SwiftImageProbe``). Blocks the calling
+    /// thread until the plugin's init returns; call it off the broker's
+    /// main queue.
+    ///
+    /// - Parameters:
+    ///   - appID: the app id, given to the plugin (`app_id`) and used in log lines.
+    ///   - dataDirectory: the plugin's own folder, created (0700) when it first asks.
+    ///   - callbacks: where dynamic items and log lines go.
+    public static func load(
+        library: URL, bundle: URL, appID: String, dataDirectory: URL, callbacks: PluginCallbacks
+    ) throws(PluginLoadError) -> LoadedPlugin {
+        try load(
+            library: library, bundle: bundle, appID: appID, dataDirectory: dataDirectory, callbacks: callbacks,
+            hooks: LoaderHooks())
+    }
+
+    static func load(
+        library: URL, bundle: URL, appID: String, dataDirectory: URL, callbacks: PluginCallbacks, hooks: LoaderHooks
+    ) throws(PluginLoadError) -> LoadedPlugin {
+        let path = library.standardizedFileURL.path
+        let fd = try SecureLibraryFile.open(library: library, bundle: bundle)
+        hooks.afterCheck?(path)
+        let dynamicLibrary = try DynamicLibrary(descriptor: fd, path: path)
+        let context = PluginHostContext(
+            appID: appID, libraryPath: path, dataDirectory: dataDirectory, callbacks: callbacks)
+        do throws(PluginLoadError) {
+            guard let symbol = dynamicLibrary.symbol(named: QA_PLUGIN_ENTRY_SYMBOL) else {
+                throw PluginLoadError.symbolMissing(library: path, symbol: QA_PLUGIN_ENTRY_SYMBOL)
+            }
+            typealias Entry = @convention(c) () -> UnsafePointer<qa_plugin>?
+            let entry = unsafeBitCast(symbol, to: Entry.self)
+            let descriptor = try PluginDescriptor(reading: entry(), library: path)
+            let queue = DispatchQueue(label: "org.quickactions.plugin.\(appID)")
+            let state = try initialize(descriptor, context: context, queue: queue, library: path)
+            let plugin = LoadedPlugin(
+                descriptor: descriptor, state: state, context: context, queue: queue, dynamicLibrary: dynamicLibrary)
+            context.log(.info, "loaded \(path) (\(descriptor.name ?? "unnamed"), ABI \(descriptor.version))")
+            return plugin
+        } catch {
+            context.retire(because: "the plugin failed to load: \(error.reason)")
+            let closed = dynamicLibrary.unloadAfterFailure()
+            context.log(.error, "\(error)\(closed ? "" : " (kept mapped: it registered with the Swift runtime)")")
+            throw error
+        }
+    }
+
+    /// Calls the descriptor's init on the plugin's queue and waits for it.
+    private static func initialize(
+        _ descriptor: PluginDescriptor, context: PluginHostContext, queue: DispatchQueue, library: String
+    ) throws(PluginLoadError) -> PluginState {
+        let host = HostTable.make(for: context)
+        let size = Int(QA_ERROR_BUFFER_SIZE)
+        let (status, state, message): (qa_status, UnsafeMutableRawPointer?, String) = queue.sync {
+            var state: UnsafeMutableRawPointer?
+            let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: size)
+            defer { buffer.deallocate() }
+            buffer.initialize(repeating: 0, count: size)
+            let status = descriptor.initialize(descriptor.pointer, host, &state, buffer, size)
+            return (status, state, CStrings.message(inBuffer: buffer, size: size))
+        }
+        guard status == QA_STATUS_OK else {
+            throw .initFailed(
+                library: library, message: message.isEmpty ? "init returned status \(status) without a message" : message)
+        }
+        return PluginState(pointer: state)
+    }
+
+    /// Delivers a request that loaded the plugin: calls its launch callback
+    /// with the item, then its perform callback too unless launch reported
+    /// that it handled the item. `completion` is called at most once, on
+    /// whichever thread the plugin completes on; never if the plugin never
+    /// completes or the ticket is abandoned first.
+    @discardableResult
+    public func launch(
+        _ request: PerformRequest, completion: @escaping @Sendable (PerformOutcome) -> Void
+    ) -> PerformTicket {
+        dispatch(request, launching: true, completion: completion)
+    }
+
+    /// Delivers a request to an already running plugin ("resume"): its
+    /// perform callback alone. Completion as for ``launch(_:completion:)``.
+    @discardableResult
+    public func perform(
+        _ request: PerformRequest, completion: @escaping @Sendable (PerformOutcome) -> Void
+    ) -> PerformTicket {
+        dispatch(request, launching: false, completion: completion)
+    }
+
+    /// Calls the plugin's will-resign callback, then `completion` once it
+    /// returned (with any dynamic items it set already delivered).
+    public func willResign(completion: @escaping @Sendable () -> Void) {
+        queue.async { [descriptor, state] in
+            descriptor.willResign?(state.pointer)
+            completion()
+        }
+    }
+
+    /// Completions handed to the plugin that were neither called nor abandoned.
+    public var pendingCompletions: Int {
+        context.completions.pendingCount
+    }
+
+    private func dispatch(
+        _ request: PerformRequest, launching: Bool, completion: @escaping @Sendable (PerformOutcome) -> Void
+    ) -> PerformTicket {
+        let id = context.completions.register(completion)
+        queue.async { [descriptor, state, context] in
+            // The request's C memory lives exactly as long as the calls it is passed to.
+            let arena = CArena()
+            withExtendedLifetime(arena) {
+                let raw = ABIEncoder(arena: arena).request(
+                    item: request.item, resolvedIcon: request.resolvedIcon, arguments: request.arguments,
+                    activationToken: request.activationToken)
+                if launching, let launch = descriptor.launch, launch(state.pointer, raw, id) {
+                    return
+                }
+                guard let perform = descriptor.perform else {
+                    context.complete(
+                        id, outcome: PerformOutcome(success: false, message: "the plugin has no perform callback"))
+                    return
+                }
+                perform(state.pointer, raw, id)
+            }
+        }
+        return PerformTicket(table: context.completions, completionID: id)
+    }
+}
+
+/// The state pointer a plugin's init returned, passed back to its callbacks.
+struct PluginState: @unchecked Sendable {
+    // @unchecked: the host never dereferences it; it is only handed back to
+    // the plugin's callbacks, on the plugin's serial queue.
+    let pointer: UnsafeMutableRawPointer?
+}
+
+/// Points where tests look into loading; empty in production.
+struct LoaderHooks {
+    /// Called with the library path after the file checks and before dlopen.
+    var afterCheck: ((String) -> Void)?
+}
+
+extension LoadedPlugin {
+    /// Runs `body` on the plugin's queue after every call queued so far (for tests).
+    func afterQueuedCalls(_ body: @escaping @Sendable () -> Void) {
+        queue.async(execute: body)
+    }
+}

@@ -1,0 +1,131 @@
+import CQuickActionsPlugin
+import Foundation
+import Glibc
+import QuickActionsABI
+import QuickActionsModel
+
+/// What the `context` of one plugin's `qa_host` table points to: the plugin's
+/// identity, the broker's callbacks and the plugin's pending completions.
+/// The host-table functions (see ``HostTable``) land here, on whatever thread
+/// the plugin calls from.
+final class PluginHostContext: @unchecked Sendable {
+    // @unchecked: everything is immutable after init except `state`, which is
+    // behind a lock; the C strings are allocated once and never freed or
+    // changed, as the header promises the plugin.
+    let appID: String
+    let libraryPath: String
+    let dataDirectory: URL
+    let callbacks: PluginCallbacks
+    let completions = CompletionTable()
+    /// The app id as a C string, valid until the process exits.
+    let appIDCString: UnsafeMutablePointer<CChar>
+
+    private struct State {
+        /// The data directory as a C string, once created.
+        var dataDirectoryCString: UnsafeMutablePointer<CChar>?
+        /// Set when the plugin's load failed: its calls are refused from then on.
+        var retiredReason: String?
+    }
+
+    private let state = Locked(State())
+
+    init(appID: String, libraryPath: String, dataDirectory: URL, callbacks: PluginCallbacks) {
+        self.appID = appID
+        self.libraryPath = libraryPath
+        self.dataDirectory = dataDirectory
+        self.callbacks = callbacks
+        self.appIDCString = strdup(appID) ?? Self.emptyCString()
+    }
+
+    private static func emptyCString() -> UnsafeMutablePointer<CChar> {
+        let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: 1)
+        buffer.initialize(to: 0)
+        return buffer
+    }
+
+    /// Refuses the plugin's further calls (its load failed; it should have
+    /// left nothing running, but a leftover thread must not reach the broker).
+    func retire(because reason: String) {
+        state.withLock { $0.retiredReason = reason }
+    }
+
+    func log(_ level: PluginLogLevel, _ message: String, origin: PluginLogRecord.Origin = .loader) {
+        callbacks.log(PluginLogRecord(level: level, origin: origin, appID: appID, message: message))
+    }
+
+    // MARK: The host-table functions
+
+    func setDynamicItems(
+        _ list: UnsafePointer<UnsafePointer<qa_item>?>?, count: Int,
+        errorBuffer: UnsafeMutablePointer<CChar>?, errorSize: Int
+    ) -> qa_status {
+        if let reason = state.withLock({ $0.retiredReason }) {
+            let message = "set_dynamic_items refused: \(reason)"
+            log(.warning, message)
+            CStrings.write(message, into: errorBuffer, size: errorSize)
+            return QA_STATUS_REJECTED
+        }
+        let items: [ShortcutItem]
+        do {
+            var decoder = ABIDecoder()
+            items = try decoder.items(list, count: count)
+        } catch {
+            log(.warning, "set_dynamic_items: invalid items: \(error.message)")
+            CStrings.write(error.message, into: errorBuffer, size: errorSize)
+            return QA_STATUS_INVALID
+        }
+        do {
+            try callbacks.setDynamicItems(items)
+        } catch {
+            log(.warning, "set_dynamic_items: rejected: \(error.message)")
+            CStrings.write(error.message, into: errorBuffer, size: errorSize)
+            return QA_STATUS_REJECTED
+        }
+        return QA_STATUS_OK
+    }
+
+    func pluginLog(level: Int32, message: UnsafePointer<CChar>?) {
+        let text = CStrings.message(message) ?? "(log called with a NULL message)"
+        log(PluginLogLevel(rawValue: level) ?? .info, text, origin: .plugin)
+    }
+
+    /// Creates the data directory (mode 0700) on first use.
+    func dataDirectoryCString() -> UnsafePointer<CChar>? {
+        let result: Result<UnsafePointer<CChar>, any Error> = state.withLock { state in
+            if let existing = state.dataDirectoryCString {
+                return .success(UnsafePointer(existing))
+            }
+            do {
+                try FileManager.default.createDirectory(
+                    at: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                return .failure(error)
+            }
+            guard let copy = strdup(dataDirectory.path) else { return .failure(POSIXError(.ENOMEM)) }
+            state.dataDirectoryCString = copy
+            return .success(UnsafePointer(copy))
+        }
+        switch result {
+        case .success(let path):
+            return path
+        case .failure(let error):
+            log(.error, "cannot create data directory \(dataDirectory.path): \(error)")
+            return nil
+        }
+    }
+
+    func complete(_ id: UInt64, success: Bool, message: UnsafePointer<CChar>?) {
+        complete(id, outcome: PerformOutcome(success: success, message: CStrings.message(message)))
+    }
+
+    func complete(_ id: UInt64, outcome: PerformOutcome) {
+        switch completions.resolve(id, with: outcome) {
+        case .delivered:
+            break
+        case .alreadyResolved:
+            log(.warning, "completion \(id) called again (or after the broker stopped waiting); ignored")
+        case .unknown:
+            log(.warning, "complete called with unknown completion \(id); ignored")
+        }
+    }
+}

@@ -1,0 +1,85 @@
+// A well-behaved Swift test plugin, written as a plugin author would: no
+// unsafe code, threads of its own. Driven by the type of the item performed:
+//
+//   launch-handled  (at launch) handled in didFinishLaunching, completed from another thread
+//   echo-items      from another thread, sets its dynamic items to the request it got
+//                   (the item itself, then an item "arguments" whose title is the
+//                   activation token, subtitle the resolved icon, user info the arguments)
+//   data-directory  writes a file into its data directory and reports the path
+//   never           never calls its completion
+//   twice           calls its completion twice
+//   anything else   completes from another thread with the calls it has seen
+//
+// willResignActive sets one dynamic item "resigned".
+import Foundation
+import QuickActionsSDK
+
+final class SwiftTestPlugin: QuickActionsPlugin {
+    let host: PluginHost
+    /// The callbacks seen so far; touched only on the plugin's queue.
+    private var calls: [String] = []
+
+    init(host: PluginHost) throws {
+        self.host = host
+        host.log("swift-plugin: init for \(host.appID)")
+    }
+
+    func didFinishLaunching(
+        with action: ShortcutAction, completion: @escaping @Sendable (ActionResult) -> Void
+    ) -> LaunchDecision {
+        calls.append("launch:\(action.item.type)")
+        guard action.item.type == "launch-handled" else { return .performAction }
+        let summary = calls.joined(separator: ",")
+        Thread.detachNewThread { completion(.success("calls=\(summary)")) }
+        return .handled
+    }
+
+    func perform(_ action: ShortcutAction, completion: @escaping @Sendable (ActionResult) -> Void) {
+        calls.append("perform:\(action.item.type)")
+        switch action.item.type {
+        case "echo-items":
+            let echoed = [
+                action.item,
+                ShortcutItem(
+                    type: "arguments", title: action.activationToken ?? "(no token)", subtitle: action.resolvedIcon,
+                    userInfo: action.arguments),
+            ]
+            let host = self.host
+            Thread.detachNewThread {
+                do {
+                    try host.setShortcutItems(echoed)
+                    completion(.success("set \(echoed.count) items"))
+                } catch {
+                    completion(.failure("\(error)"))
+                }
+            }
+        case "data-directory":
+            guard let folder = host.dataDirectory else {
+                completion(.failure("no data directory"))
+                return
+            }
+            let file = folder.appendingPathComponent("hello.txt")
+            do {
+                try Data("hello".utf8).write(to: file)
+                completion(.success(file.path))
+            } catch {
+                completion(.failure("cannot write \(file.path): \(error)"))
+            }
+        case "never":
+            break
+        case "twice":
+            completion(.success("first"))
+            completion(.failure("second"))
+        default:
+            let summary = calls.joined(separator: ",")
+            Thread.detachNewThread { completion(.success("calls=\(summary)")) }
+        }
+    }
+
+    func willResignActive() {
+        host.shortcutItems = [ShortcutItem(type: "resigned", title: "Resigned", icon: .symbol("heart"))]
+    }
+}
+
+@_cdecl("quickactions_plugin_entry")
+public func quickActionsPluginEntry() -> PluginEntry { PluginEntry(SwiftTestPlugin.self) }

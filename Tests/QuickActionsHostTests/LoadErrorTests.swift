@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+
+@testable import QuickActionsHost
+
+/// Each way loading can fail is reported with its own case, the library's
+/// path and the reason, and no plugin code runs past the point of failure.
+@Suite struct LoadErrorTests {
+    @Test func aMissingLibraryIsReportedAsFileMissing() throws {
+        let bundle = try TestBundle(plugin: nil)
+        defer { bundle.remove() }
+        #expect(throws: PluginLoadError.fileMissing(library: bundle.library.path)) {
+            try load(bundle, recorder: Recorder())
+        }
+    }
+
+    @Test func aFileThatIsNotASharedObjectIsNotLoadableWithDlerrorsText() throws {
+        let bundle = try TestBundle(plugin: nil)
+        defer { bundle.remove() }
+        try Data("not an ELF file, just text".utf8).write(to: bundle.library)
+        try chmod(bundle.library, 0o755)
+        let error = try #require(throws: PluginLoadError.self) { try load(bundle, recorder: Recorder()) }
+        guard case .notLoadable(let library, let reason) = error else {
+            Issue.record("expected notLoadable, got \(error)")
+            return
+        }
+        #expect(library == bundle.library.path)
+        // dlerror names the file; the loader shows the real path, not /proc/self/fd/N.
+        #expect(reason.contains(bundle.library.path), "reason: \(reason)")
+        #expect(!reason.contains("/proc/self/fd"), "reason: \(reason)")
+        #expect(reason.contains("ELF") || reason.contains("too short"), "reason: \(reason)")
+    }
+
+    @Test func aLibraryWithoutTheEntrySymbolIsReportedAndUnloaded() throws {
+        let bundle = try TestBundle(plugin: TestPlugins.noEntry)
+        defer { bundle.remove() }
+        #expect(throws: PluginLoadError.symbolMissing(library: bundle.library.path, symbol: "quickactions_plugin_entry")) {
+            try load(bundle, recorder: Recorder())
+        }
+    }
+
+    struct MismatchCase: Sendable, CustomStringConvertible {
+        var plugin: String
+        var version: PluginABIVersion
+        var description: String { "\(plugin) (\(version))" }
+    }
+
+    @Test(arguments: [
+        MismatchCase(plugin: TestPlugins.abiMajor2, version: PluginABIVersion(major: 2, minor: 0)),
+        MismatchCase(plugin: TestPlugins.abiNewerMinor, version: PluginABIVersion(major: 1, minor: 1)),
+    ])
+    func anABIMismatchNamesBothVersionsAndInitNeverRuns(_ mismatch: MismatchCase) throws {
+        let bundle = try TestBundle(plugin: mismatch.plugin)
+        defer { bundle.remove() }
+        let recorder = Recorder()
+        let expected = PluginLoadError.abiMismatch(
+            library: bundle.library.path, plugin: mismatch.version, host: PluginABIVersion(major: 1, minor: 0))
+        #expect(throws: expected) { try load(bundle, recorder: recorder) }
+        #expect(expected.description.contains("plugin built for \(mismatch.version)"))
+        #expect(recorder.pluginLogs(containing: "init ran").isEmpty, "init ran: \(recorder.logs)")
+    }
+
+    @Test func aFailingCInitReportsItsMessage() throws {
+        let bundle = try TestBundle(plugin: TestPlugins.initFails)
+        defer { bundle.remove() }
+        let recorder = Recorder()
+        #expect(
+            throws: PluginLoadError.initFailed(
+                library: bundle.library.path, message: "contacts database is corrupt: contacts.db")
+        ) {
+            try load(bundle, recorder: recorder)
+        }
+        #expect(recorder.pluginLogs(containing: "init-fails: about to fail").count == 1)
+        // Linked by swiftc (SwiftPM), it registered with the Swift runtime: never closed.
+        #expect(isLoaded(bundle.library.path))
+        #expect(recorder.loaderLogs(containing: "kept mapped").count == 1)
+    }
+
+    /// Built by a C compiler alone, a plugin whose load fails is closed again.
+    @Test(.enabled(if: CCompiler.path != nil, "needs a C compiler"), arguments: [
+        "InitFails/init_fails.c", "NoEntry/no_entry.c", "ABIMajor2/abi_major2.c",
+    ])
+    func aPureCLibraryIsUnloadedWhenItsLoadFails(_ source: String) throws {
+        let bundle = try TestBundle(plugin: nil)
+        defer { bundle.remove() }
+        try CCompiler.build(source, into: bundle.library)
+        let recorder = Recorder()
+        #expect(throws: PluginLoadError.self) { try load(bundle, recorder: recorder) }
+        #expect(!isLoaded(bundle.library.path), "a C library whose load failed must be dlclose'd")
+        #expect(recorder.loaderLogs(containing: "kept mapped").isEmpty)
+    }
+
+    @Test(.enabled(if: CCompiler.path != nil, "needs a C compiler"))
+    func aPureCLibraryThatLoadsStaysMapped() throws {
+        let bundle = try TestBundle(plugin: nil)
+        defer { bundle.remove() }
+        try CCompiler.build("CPlugin/c_plugin.c", into: bundle.library)
+        let plugin = try load(bundle, recorder: Recorder())
+        #expect(plugin.name == "CScenarios")
+        #expect(isLoaded(bundle.library.path))
+    }
+
+    @Test func aFailingSwiftInitReportsItsErrorAndTheLibraryStaysMapped() throws {
+        let bundle = try TestBundle(plugin: TestPlugins.swiftInitFails)
+        defer { bundle.remove() }
+        let recorder = Recorder()
+        #expect(
+            throws: PluginLoadError.initFailed(
+                library: bundle.library.path, message: "no configuration file at /nonexistent/config.plist")
+        ) {
+            try load(bundle, recorder: recorder)
+        }
+        // Items set during init went through; Swift code is never unloaded.
+        #expect(recorder.lists == [[]])
+        #expect(isLoaded(bundle.library.path), "a library linking the Swift runtime must never be dlclose'd")
+    }
+
+    @Test func aSuccessfulLoadKeepsTheLibraryMappedAndReportsItsDescriptor() throws {
+        let bundle = try TestBundle(plugin: TestPlugins.cPlugin)
+        defer { bundle.remove() }
+        let recorder = Recorder()
+        let plugin = try load(bundle, recorder: recorder)
+        #expect(plugin.name == "CScenarios")
+        #expect(plugin.abiVersion == PluginABIVersion(major: 1, minor: 0))
+        #expect(plugin.library == bundle.library.path)
+        #expect(recorder.pluginLogs(containing: "c-plugin: init").count == 1)
+        #expect(isLoaded(bundle.library.path))
+    }
+
+    @Test func errorDescriptionsNameThePathAndTheReason() {
+        let error = PluginLoadError.initFailed(library: "/p/App.bundle/lib.so", message: "boom")
+        #expect(error.description == "plugin /p/App.bundle/lib.so: init failed: boom")
+        #expect(error.library == "/p/App.bundle/lib.so")
+    }
+}

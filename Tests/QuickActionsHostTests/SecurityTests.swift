@@ -1,0 +1,133 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import QuickActionsHost
+
+/// Plugin files are refused before any of their code runs, and what is
+/// loaded is the very file that was checked.
+@Suite struct SecurityTests {
+    struct RefusalCase: Sendable, CustomStringConvertible {
+        var name: String
+        /// Breaks the bundle; returns the path the reason must name.
+        var prepare: @Sendable (TestBundle) throws -> String
+        var reason: String
+        var description: String { name }
+    }
+
+    static let refusals: [RefusalCase] = [
+        RefusalCase(name: "world-writable library", prepare: { try chmod($0.library, 0o757); return $0.library.path },
+            reason: "world-writable (mode 0757)"),
+        RefusalCase(name: "group-writable library", prepare: { try chmod($0.library, 0o775); return $0.library.path },
+            reason: "group-writable (mode 0775)"),
+        RefusalCase(name: "group-writable bundle folder", prepare: { try chmod($0.bundle, 0o775); return $0.bundle.path },
+            reason: "group-writable (mode 0775)"),
+        RefusalCase(name: "world-writable bundle folder", prepare: { try chmod($0.bundle, 0o777); return $0.bundle.path },
+            reason: "world-writable (mode 0777)"),
+        RefusalCase(
+            name: "library is a symlink",
+            prepare: { bundle in
+                let real = try bundle.add(plugin: TestPlugins.cPlugin, as: "real.so")
+                try FileManager.default.removeItem(at: bundle.library)
+                try FileManager.default.createSymbolicLink(atPath: bundle.library.path, withDestinationPath: real.path)
+                return bundle.library.path
+            }, reason: "is a symlink"),
+        RefusalCase(
+            name: "library is a folder",
+            prepare: { bundle in
+                try FileManager.default.removeItem(at: bundle.library)
+                try FileManager.default.createDirectory(at: bundle.library, withIntermediateDirectories: false)
+                try chmod(bundle.library, 0o755)
+                return bundle.library.path
+            }, reason: "is not a regular file"),
+    ]
+
+    @Test(arguments: refusals)
+    func refusedBeforeAnyCodeRuns(_ refusal: RefusalCase) throws {
+        let bundle = try TestBundle(plugin: TestPlugins.cPlugin)
+        defer { bundle.remove() }
+        let culprit = try refusal.prepare(bundle)
+        let recorder = Recorder()
+        let error = try #require(throws: PluginLoadError.self) { try load(bundle, recorder: recorder) }
+        guard case .refused(let library, let reason) = error else {
+            Issue.record("expected refused, got \(error)")
+            return
+        }
+        #expect(library == bundle.library.path)
+        #expect(reason.contains(culprit), "reason \"\(reason)\" does not name \(culprit)")
+        #expect(reason.contains(refusal.reason), "reason \"\(reason)\" does not say \(refusal.reason)")
+        #expect(recorder.logs.filter { $0.origin == .plugin }.isEmpty, "plugin code ran: \(recorder.logs)")
+        #expect(!isLoaded(bundle.library.path))
+    }
+
+    @Test func aBundleFolderThatIsASymlinkIsRefused() throws {
+        let real = try TestBundle(plugin: TestPlugins.cPlugin)
+        defer { real.remove() }
+        let link = real.root.appendingPathComponent("Link.bundle")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: real.bundle.path)
+        let library = link.appendingPathComponent("libplugin.so")
+        let error = try #require(throws: PluginLoadError.self) {
+            try LoadedPlugin.load(
+                library: library, bundle: link, appID: "org.example.test", dataDirectory: real.dataDirectory,
+                callbacks: Recorder().callbacks)
+        }
+        #expect(error == .refused(library: library.path, reason: "bundle folder \(link.path) is a symlink"))
+    }
+
+    @Test func aLibraryOutsideItsBundleIsRefused() throws {
+        let bundle = try TestBundle(plugin: TestPlugins.cPlugin)
+        defer { bundle.remove() }
+        let outside = bundle.root.appendingPathComponent("libplugin.so")
+        try FileManager.default.copyItem(at: bundle.library, to: outside)
+        let error = try #require(throws: PluginLoadError.self) {
+            try LoadedPlugin.load(
+                library: outside, bundle: bundle.bundle, appID: "org.example.test",
+                dataDirectory: bundle.dataDirectory, callbacks: Recorder().callbacks)
+        }
+        #expect(error == .refused(library: outside.path, reason: "it is not inside its bundle \(bundle.bundle.path)"))
+    }
+
+    @Test(.enabled(if: geteuid() == 0, "changing a file's owner needs root"), arguments: [false, true])
+    func aFileOwnedBySomeoneElseIsRefused(folder: Bool) throws {
+        let bundle = try TestBundle(plugin: TestPlugins.cPlugin)
+        defer { bundle.remove() }
+        let culprit = folder ? bundle.bundle : bundle.library
+        try chown(culprit, uid: 65534)
+        let error = try #require(throws: PluginLoadError.self) { try load(bundle, recorder: Recorder()) }
+        let what = folder ? "bundle folder" : "library"
+        #expect(
+            error == .refused(
+                library: bundle.library.path,
+                reason: "\(what) \(culprit.path) is owned by uid 65534, not by uid 0 (the broker's user) or root"))
+    }
+
+    /// The check and the load use one open descriptor: a different library
+    /// moved over the path, or a symlink put there, after the check is not
+    /// what gets loaded.
+    @Test(arguments: ["rename", "symlink"])
+    func aFileSwappedAfterTheCheckIsNotWhatGetsLoaded(swap: String) throws {
+        let bundle = try TestBundle(plugin: TestPlugins.cPlugin)
+        defer { bundle.remove() }
+        let other = try bundle.add(plugin: TestPlugins.initFails, as: "other.so")
+        let swapped = Counter()
+        let hooks = LoaderHooks(afterCheck: { path in
+            if swap == "rename" {
+                _ = rename(other.path, path)
+            } else {
+                _ = unlink(path)
+                _ = symlink(other.path, path)
+            }
+            swapped.increment()
+        })
+        let recorder = Recorder()
+        let plugin = keepLoaded(
+            try LoadedPlugin.load(
+                library: bundle.library, bundle: bundle.bundle, appID: "org.example.test",
+                dataDirectory: bundle.dataDirectory, callbacks: recorder.callbacks, hooks: hooks))
+        #expect(swapped.value == 1)
+        // InitFails would have failed to load; what was checked (CScenarios) was loaded.
+        #expect(plugin.name == "CScenarios")
+        #expect(recorder.pluginLogs(containing: "init-fails").isEmpty)
+        #expect(recorder.pluginLogs(containing: "c-plugin: init").count == 1)
+    }
+}

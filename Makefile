@@ -1,0 +1,15 @@
+# QuickActions: the two commands a newcomer needs are `make demo` and `make test`.
+SWIFT ?= swift
+
+.PHONY: deps build test
+deps:
+	@scripts/ensure-deps.sh
+
+build: deps
+	$(SWIFT) build
+
+# Every test: unit, bus and end-to-end. Each starts its own private
+# dbus-daemon (dbus/test-bus.conf) and never touches the session bus.
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build

@@ -20,7 +20,7 @@ enum Fixtures {
     /// A C plugin (Tests/Plugins/CPlugin).
     static let cApp = TestBundle(
         appID: "org.example.c", library: "QATestCPlugin", name: "C Example",
-        items: [TestBundle.item("hello", "Hello from C")])
+        items: [TestBundle.item("succeed", "Succeed"), TestBundle.item("fail", "Fail")])
 
     /// A plugin whose init fails.
     static let brokenApp = TestBundle(

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// A private bus with a real `quickactionsd` on it, for end-to-end tests.
 ///
@@ -14,6 +15,8 @@ public final class BrokerHarness: @unchecked Sendable {
     public static let interface = "org.quickactions.Broker1"
 
     public let bus: TestBus
+    /// The harness's own folder: plugins, state and the broker's logs.
+    public let directory: URL
     public let pluginDirectory: URL
     public let stateDirectory: URL
     public let arguments: [String]
@@ -25,8 +28,9 @@ public final class BrokerHarness: @unchecked Sendable {
         bundles: [TestBundle] = [], arguments: [String] = [], environment: [String: String] = [:]
     ) async throws {
         bus = try TestBus()
-        pluginDirectory = bus.directory.appendingPathComponent("plugins")
-        stateDirectory = bus.directory.appendingPathComponent("state")
+        directory = try TemporaryDirectory.make(prefix: "qa-broker")
+        pluginDirectory = directory.appendingPathComponent("plugins")
+        stateDirectory = directory.appendingPathComponent("state")
         try FileManager.default.createDirectory(at: pluginDirectory, withIntermediateDirectories: true)
         for bundle in bundles {
             try bundle.write(into: pluginDirectory)
@@ -34,7 +38,8 @@ public final class BrokerHarness: @unchecked Sendable {
         self.arguments = ["--address", bus.address, "--plugins", pluginDirectory.path,
                           "--state-dir", stateDirectory.path] + arguments
         self.environment = environment
-        process = try Self.launch(bus: bus, arguments: self.arguments, environment: environment, generation: 0)
+        process = try Self.launch(bus: bus, directory: directory, arguments: self.arguments, environment: environment,
+                                  generation: 0)
         try await waitForName()
     }
 
@@ -44,18 +49,24 @@ public final class BrokerHarness: @unchecked Sendable {
         stop()
     }
 
-    /// Stops the broker and the bus.
+    /// Stops the broker and the bus, and removes the folders.
     public func stop() {
         process.stop()
         bus.stop()
+        try? FileManager.default.removeItem(at: directory)
     }
 
-    /// Stops the broker (SIGTERM) and starts a new one on the same bus and folders.
-    public func restart(extraArguments: [String] = []) async throws {
+    /// Stops the broker (SIGTERM, or SIGKILL with `killing`, as a crash would)
+    /// and starts a new one on the same bus and folders.
+    public func restart(killing: Bool = false, extraArguments: [String] = []) async throws {
+        if killing {
+            process.signal(SIGKILL)
+            process.waitForExit()
+        }
         process.stop()
         generation += 1
-        process = try Self.launch(bus: bus, arguments: arguments + extraArguments, environment: environment,
-                                  generation: generation)
+        process = try Self.launch(bus: bus, directory: directory, arguments: arguments + extraArguments,
+                                  environment: environment, generation: generation)
         try await waitForName()
     }
 
@@ -90,10 +101,10 @@ public final class BrokerHarness: @unchecked Sendable {
     }
 
     private static func launch(
-        bus: TestBus, arguments: [String], environment: [String: String], generation: Int
+        bus: TestBus, directory: URL, arguments: [String], environment: [String: String], generation: Int
     ) throws -> ManagedProcess {
         try ManagedProcess(
             PackagePaths.executable("quickactionsd").path, arguments, environment: bus.environment(environment),
-            directory: bus.directory, name: "quickactionsd-\(generation)")
+            directory: directory, name: "quickactionsd-\(generation)")
     }
 }

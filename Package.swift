@@ -74,6 +74,13 @@ var package = Package(
         .testTarget(name: "QuickActionsABITests", dependencies: ["QuickActionsABI"], swiftSettings: strict),
         .testTarget(
             name: "QuickActionsHostTests", dependencies: ["QuickActionsHost", "QuickActionsABI"], swiftSettings: strict),
+        // Load, faults, bad input and crash consistency against a real broker on private buses.
+        .testTarget(
+            name: "QuickActionsReliabilityTests",
+            dependencies: ["QuickActionsTestSupport", "DBus", "QuickActionsModel"],
+            exclude: ["Scripts", "README.md"],
+            swiftSettings: strict
+        ),
     ]
 )
 
@@ -90,6 +97,8 @@ let testPlugins: [(name: String, folder: String, language: String)] = [
     ("QATestABIMajor2", "ABIMajor2", "c"),
     ("QATestABINewerMinor", "ABINewerMinor", "c"),
     ("QATestCrashPlugin", "CrashPlugin", "c"),
+    ("QATestFast", "Fast", "c"),
+    ("QATestChurn", "Churn", "swift"),
 ]
 for plugin in testPlugins {
     package.products.append(.library(name: plugin.name, type: .dynamic, targets: [plugin.name]))

@@ -1,0 +1,100 @@
+/*
+ * A C test plugin for load and fault tests: as cheap as a plugin can be, so
+ * what the tests measure is the broker. Driven by the type of the item:
+ *
+ *   fast      completes at once with success and "fast <type> <token>",
+ *             <token> being the caller's activation token ("-" when none),
+ *             so a caller can tell its own answer from any other
+ *   never     never completes, and keeps nothing about the call
+ *   hold      keeps its completion (in a list that grows as needed) and
+ *             does not complete yet
+ *   release   completes every held completion (late: the broker has
+ *             usually stopped waiting for them), then itself with
+ *             "released <n>"
+ *   other     completes with failure and "fast has no action <type>"
+ *
+ * Every call into a plugin runs on its own serial queue (see
+ * quickactions_plugin.h), so the held list needs no lock.
+ */
+#include <quickactions_plugin.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct state {
+    const qa_host *host;
+    qa_completion *held;
+    size_t held_count;
+    size_t held_capacity;
+} state;
+
+static state the_state;
+
+static qa_status fast_init(const qa_plugin *plugin, const qa_host *host, void **out, char *error,
+                           size_t error_size) {
+    (void)plugin;
+    (void)error;
+    (void)error_size;
+    the_state.host = host;
+    *out = &the_state;
+    return QA_STATUS_OK;
+}
+
+static void complete(state *s, qa_completion completion, bool success, const char *message) {
+    s->host->complete(s->host->context, completion, success, message);
+}
+
+static void hold(state *s, qa_completion completion) {
+    if (s->held_count == s->held_capacity) {
+        size_t capacity = s->held_capacity ? s->held_capacity * 2 : 64;
+        qa_completion *grown = realloc(s->held, capacity * sizeof *grown);
+        if (grown == NULL) {
+            complete(s, completion, false, "fast: out of memory holding a completion");
+            return;
+        }
+        s->held = grown;
+        s->held_capacity = capacity;
+    }
+    s->held[s->held_count++] = completion;
+}
+
+static void release(state *s, qa_completion own) {
+    size_t count = s->held_count;
+    for (size_t i = 0; i < count; i++) {
+        complete(s, s->held[i], true, "late");
+    }
+    free(s->held);
+    s->held = NULL;
+    s->held_count = 0;
+    s->held_capacity = 0;
+    char message[64];
+    snprintf(message, sizeof message, "released %zu", count);
+    complete(s, own, true, message);
+}
+
+static void fast_perform(void *opaque, const qa_request *request, qa_completion completion) {
+    state *s = opaque;
+    const char *type = request->item->type;
+    char message[QA_ERROR_BUFFER_SIZE];
+    if (strcmp(type, "fast") == 0) {
+        const char *token = request->activation_token ? request->activation_token : "-";
+        snprintf(message, sizeof message, "fast %s %s", type, token);
+        complete(s, completion, true, message);
+    } else if (strcmp(type, "never") == 0) {
+        /* Deliberately nothing. */
+    } else if (strcmp(type, "hold") == 0) {
+        hold(s, completion);
+    } else if (strcmp(type, "release") == 0) {
+        release(s, completion);
+    } else {
+        snprintf(message, sizeof message, "fast has no action %s", type);
+        complete(s, completion, false, message);
+    }
+}
+
+QA_PLUGIN_EXPORT const qa_plugin *quickactions_plugin_entry(void) {
+    static const qa_plugin plugin = {
+        sizeof(qa_plugin), QA_ABI_MAJOR, QA_ABI_MINOR, "Fast", fast_init, NULL, fast_perform, NULL,
+    };
+    return &plugin;
+}

@@ -5,7 +5,8 @@ client side would silently drop a second reply, so only the wire shows one.
 
 Uses the bus in DBUS_SESSION_BUS_ADDRESS. Prints "ready" once it monitors;
 on SIGTERM prints one JSON line and exits:
-  {"returns": n, "errors": n, "duplicates": n, "error_names": {name: n}}
+  {"returns": n, "errors": n, "duplicates": n, "error_names": {name: n},
+   "destinations": {unique name: n}}
 """
 import json
 import signal
@@ -19,7 +20,7 @@ from gi.repository import GLib
 DBusGMainLoop(set_as_default=True)
 bus = dbus.SessionBus(private=True)
 owner = bus.get_name_owner("org.quickactions.Broker1")
-counts = {"returns": 0, "errors": 0, "duplicates": 0, "error_names": {}}
+counts = {"returns": 0, "errors": 0, "duplicates": 0, "error_names": {}, "destinations": {}}
 seen = set()
 
 
@@ -34,7 +35,9 @@ def on_message(_connection, message):
         counts["error_names"][name] = counts["error_names"].get(name, 0) + 1
     else:
         return dbus.lowlevel.HANDLER_RESULT_NOT_YET_HANDLED
-    key = (message.get_destination(), message.get_reply_serial())
+    destination = message.get_destination()
+    counts["destinations"][destination] = counts["destinations"].get(destination, 0) + 1
+    key = (destination, message.get_reply_serial())
     if key in seen:
         counts["duplicates"] += 1
     seen.add(key)

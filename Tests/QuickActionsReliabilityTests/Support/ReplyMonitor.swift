@@ -9,6 +9,8 @@ final class ReplyMonitor {
         var errors: Int
         var duplicates: Int
         var errorNames: [String: Int]
+        /// Answers per destination (the caller's unique name).
+        var destinations: [String: Int]
         var answers: Int { returns + errors }
     }
 
@@ -38,6 +40,7 @@ final class ReplyMonitor {
             throw TestSupportError("reply monitor printed no summary: \(process.standardOutput) \(process.standardError)")
         }
         return Summary(returns: returns, errors: errors, duplicates: duplicates,
-                       errorNames: json["error_names"] as? [String: Int] ?? [:])
+                       errorNames: json["error_names"] as? [String: Int] ?? [:],
+                       destinations: json["destinations"] as? [String: Int] ?? [:])
     }
 }

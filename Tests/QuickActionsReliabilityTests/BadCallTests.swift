@@ -1,0 +1,238 @@
+import DBus
+import Foundation
+import QuickActionsModel
+import QuickActionsTestSupport
+import Testing
+
+/// Issue 7 item 4, through our own binding (it can express every input the
+/// bus lets through): bad input on every method gets InvalidArgs or the
+/// documented error, with a message naming the value; the broker keeps
+/// serving after each one. ListingTests already covers one bad call per
+/// kind; these tables go through every method and every option.
+@Suite struct BadCallTests {
+    static let rootInterface: InterfaceName = "org.quickactions.Broker1"
+    static let appInterface: InterfaceName = "org.quickactions.Application1"
+    static let properties: InterfaceName = "org.freedesktop.DBus.Properties"
+    static let appPath: ObjectPath = "/org/quickactions/Broker1/apps/org_2eexample_2efast1"
+    static let long = String(repeating: "n", count: 256)
+
+    struct BadCall: Sendable, CustomStringConvertible {
+        var path: ObjectPath = BrokerClient.root
+        var interface: InterfaceName = BadCallTests.rootInterface
+        var member: MemberName
+        var arguments: [Value]
+        var error: ErrorName
+        /// What the error message must name.
+        var mentions: [String]
+
+        var description: String {
+            "\(interface.rawValue).\(member.rawValue)(\(arguments.map(\.type.signature).joined(separator: ", "))) at \(path.rawValue)"
+        }
+    }
+
+    static let none = BrokerClient.options()
+    static func with(_ key: String, _ value: Value) -> Value { BrokerClient.options([(key, value)]) }
+    static func nested(_ value: Value, variants: Int) -> Value {
+        (0..<variants).reduce(value) { inner, _ in .variant(inner) }
+    }
+
+    /// Every method with arguments of the wrong signature: the binding names
+    /// the signature it wants and the one it got.
+    static let wrongSignatures: [BadCall] = [
+        BadCall(member: "ListApplications", arguments: [.string("x")], error: .invalidArgs, mentions: ["\"\"", "\"s\""]),
+        BadCall(member: "GetItems", arguments: [.string("org.example.fast1")], error: .invalidArgs, mentions: ["sa{sv}", "\"s\""]),
+        BadCall(member: "GetItems", arguments: [.string("org.example.fast1"), .string("x")], error: .invalidArgs,
+                mentions: ["sa{sv}", "\"ss\""]),
+        BadCall(member: "GetItems", arguments: [.string("org.example.fast1"), none, .string("x")], error: .invalidArgs,
+                mentions: ["sa{sv}", "sa{sv}s"]),
+        BadCall(member: "GetItems", arguments: [.int32(1), none], error: .invalidArgs, mentions: ["sa{sv}", "ia{sv}"]),
+        BadCall(member: "GetAllItems", arguments: [], error: .invalidArgs, mentions: ["a{sv}", "\"\""]),
+        BadCall(member: "GetAllItems", arguments: [.dictionary(key: .string, value: .string, [])], error: .invalidArgs,
+                mentions: ["a{sv}", "a{ss}"]),
+        BadCall(member: "Perform", arguments: [.string("org.example.fast1"), .string("fast")], error: .invalidArgs,
+                mentions: ["ssa{sv}", "\"ss\""]),
+        BadCall(member: "Perform", arguments: [.string("org.example.fast1"), .string("fast"), .string("x")],
+                error: .invalidArgs, mentions: ["ssa{sv}", "sss"]),
+        BadCall(member: "Perform", arguments: [.string("org.example.fast1"), .string("fast"),
+                                               .dictionary(key: .string, value: .string, [])],
+                error: .invalidArgs, mentions: ["ssa{sv}", "ssa{ss}"]),
+        BadCall(member: "Reload", arguments: [.uint32(1)], error: .invalidArgs, mentions: ["\"\"", "\"u\""]),
+        BadCall(path: appPath, interface: appInterface, member: "Perform", arguments: [.string("fast")],
+                error: .invalidArgs, mentions: ["sa{sv}", "\"s\""]),
+        BadCall(path: appPath, interface: appInterface, member: "Perform",
+                arguments: [.string("org.example.fast1"), .string("fast"), none], error: .invalidArgs,
+                mentions: ["sa{sv}", "ssa{sv}"]),
+        BadCall(interface: properties, member: "Get", arguments: [.string("org.quickactions.Broker1")],
+                error: .invalidArgs, mentions: ["ss", "\"s\""]),
+        BadCall(interface: properties, member: "GetAll", arguments: [.uint32(1)], error: .invalidArgs, mentions: ["\"u\""]),
+        BadCall(interface: properties, member: "Set", arguments: [.string("org.quickactions.Broker1"), .string("Version")],
+                error: .invalidArgs, mentions: ["ssv", "\"ss\""]),
+        BadCall(interface: "org.freedesktop.DBus.Introspectable", member: "Introspect", arguments: [.string("x")],
+                error: .invalidArgs, mentions: ["\"s\""]),
+        BadCall(interface: "org.freedesktop.DBus.ObjectManager", member: "GetManagedObjects", arguments: [.boolean(true)],
+                error: .invalidArgs, mentions: ["\"b\""]),
+    ]
+
+    /// Every option of the wrong type (or out of range) on every method that takes options.
+    static let wrongOptions: [BadCall] = {
+        let bad: [(String, Value)] = [
+            ("locale", .uint32(3)), ("locale", nested(.string("de"), variants: 2)), ("limit", .string("3")),
+            ("limit", .int32(3)), ("timeout-ms", .int32(5)), ("timeout-ms", .uint32(0)), ("timeout-ms", .uint32(600_001)),
+            ("arguments", .string("x")), ("arguments", .array(.string, [.string("x")])),
+            ("arguments", .dictionary(key: .uint32, value: .variant, [])), ("activation-token", .boolean(true)),
+        ]
+        var calls: [BadCall] = []
+        for (key, value) in bad {
+            let options = with(key, value)
+            calls.append(BadCall(member: "GetItems", arguments: [.string("org.example.fast1"), options],
+                                 error: .invalidArgs, mentions: [key]))
+            calls.append(BadCall(member: "GetAllItems", arguments: [options], error: .invalidArgs, mentions: [key]))
+            calls.append(BadCall(member: "Perform", arguments: [.string("org.example.fast1"), .string("fast"), options],
+                                 error: .invalidArgs, mentions: [key]))
+            calls.append(BadCall(path: appPath, interface: appInterface, member: "Perform",
+                                 arguments: [.string("fast"), options], error: .invalidArgs, mentions: [key]))
+        }
+        return calls
+    }()
+
+    /// Empty and 256-byte names where the API takes names (a member name
+    /// is 255 bytes at most on the bus, so the longest one there).
+    static func names() throws -> [BadCall] { [
+        BadCall(member: "GetItems", arguments: [.string(""), none], error: "org.quickactions.Error.UnknownApplication",
+                mentions: ["\"\""]),
+        BadCall(member: "GetItems", arguments: [.string(long), none], error: "org.quickactions.Error.UnknownApplication",
+                mentions: [long]),
+        BadCall(member: "Perform", arguments: [.string(""), .string("fast"), none],
+                error: "org.quickactions.Error.UnknownApplication", mentions: ["\"\""]),
+        BadCall(member: "Perform", arguments: [.string(long), .string("fast"), none],
+                error: "org.quickactions.Error.UnknownApplication", mentions: [long]),
+        BadCall(member: "Perform", arguments: [.string("org.example.fast1"), .string(""), none],
+                error: "org.quickactions.Error.UnknownItem", mentions: ["\"\"", "org.example.fast1"]),
+        BadCall(member: "Perform", arguments: [.string("org.example.fast1"), .string(long), none],
+                error: "org.quickactions.Error.UnknownItem", mentions: [long]),
+        BadCall(path: appPath, interface: appInterface, member: "Perform", arguments: [.string(""), none],
+                error: "org.quickactions.Error.UnknownItem", mentions: ["\"\""]),
+        BadCall(path: appPath, interface: appInterface, member: "Perform", arguments: [.string(long), none],
+                error: "org.quickactions.Error.UnknownItem", mentions: [long]),
+        BadCall(path: try ObjectPath("/org/quickactions/Broker1/apps/\(long)"), interface: appInterface,
+                member: "Perform", arguments: [.string("fast"), none], error: .unknownObject, mentions: [long]),
+        BadCall(interface: properties, member: "Get", arguments: [.string("org.quickactions.Broker1"), .string("")],
+                error: .unknownProperty, mentions: ["\"\""]),
+        BadCall(interface: properties, member: "Get", arguments: [.string("org.quickactions.Broker1"), .string(long)],
+                error: .unknownProperty, mentions: [long]),
+        BadCall(interface: properties, member: "Get", arguments: [.string(""), .string("Version")],
+                error: .unknownInterface, mentions: ["\"\""]),
+        BadCall(interface: properties, member: "GetAll", arguments: [.string(long)], error: .unknownInterface,
+                mentions: [long]),
+        BadCall(interface: properties, member: "Set",
+                arguments: [.string("org.quickactions.Broker1"), .string("Version"), .variant(.string("9"))],
+                error: .propertyReadOnly, mentions: ["Version"]),
+        BadCall(interface: properties, member: "Set",
+                arguments: [.string("org.quickactions.Broker1"), .string("PendingPerforms"), .variant(.uint32(0))],
+                error: .propertyReadOnly, mentions: ["PendingPerforms"]),
+        BadCall(member: try MemberName(String(long.dropLast())), arguments: [], error: .unknownMethod,
+                mentions: [String(long.dropLast())]),
+    ] }
+
+    /// Nesting at the bus's limit of 64 containers, variants included.
+    static let deep: [BadCall] = [
+        // a{sv} is two containers, so 62 variants make 64.
+        BadCall(member: "GetItems", arguments: [.string("org.example.fast1"),
+                                                 with("locale", nested(.string("de"), variants: 61))],
+                error: .invalidArgs, mentions: ["locale", "\"v\""]),
+        BadCall(member: "Perform", arguments: [.string("org.example.fast1"), .string("fast"),
+                                                with("timeout-ms", nested(.uint32(5), variants: 61))],
+                error: .invalidArgs, mentions: ["timeout-ms", "\"v\""]),
+        BadCall(member: "Perform", arguments: [.string("org.example.fast1"), .string("fast"),
+                                                with("activation-token", nested(.string("t"), variants: 61))],
+                error: .invalidArgs, mentions: ["activation-token", "\"v\""]),
+        BadCall(member: "Perform", arguments: [.string("org.example.fast1"), .string("fast"),
+                                                with("arguments", nested(.string("x"), variants: 61))],
+                error: .invalidArgs, mentions: ["arguments"]),
+    ]
+
+    static func check(_ table: [BadCall], _ client: BrokerClient) async throws {
+        for bad in table {
+            let message = try Message.methodCall(destination: BrokerClient.broker, path: bad.path,
+                                                 interface: bad.interface, member: bad.member)
+            try message.append(bad.arguments)
+            do {
+                let reply = try await client.connection.call(message, timeout: .seconds(30))
+                Issue.record("\(bad): expected \(bad.error.rawValue), got a reply \(try reply.arguments())")
+            } catch {
+                #expect(error.name == bad.error, "\(bad): \(error)")
+                for needle in bad.mentions {
+                    #expect(error.message.contains(needle), "\(bad): the message does not name \(needle.prefix(40)): \(error.message)")
+                }
+            }
+            #expect(try await client.applicationIDs() == ["org.example.fast1", "org.example.swift"],
+                    "the broker still serves after \(bad)")
+        }
+    }
+
+    @Test func everyMethodRefusesArgumentsOfTheWrongSignature() async throws {
+        let harness = try await BrokerHarness(bundles: [Apps.fast("org.example.fast1"), Apps.swift])
+        defer { harness.stop() }
+        try await Self.check(Self.wrongSignatures, try BrokerClient(harness))
+    }
+
+    @Test func everyOptionOfTheWrongTypeIsRefusedByEveryMethodNamingIt() async throws {
+        let harness = try await BrokerHarness(bundles: [Apps.fast("org.example.fast1"), Apps.swift])
+        defer { harness.stop() }
+        try await Self.check(Self.wrongOptions, try BrokerClient(harness))
+    }
+
+    @Test func emptyAndLongNamesGetTheDocumentedErrorNamingThem() async throws {
+        let harness = try await BrokerHarness(bundles: [Apps.fast("org.example.fast1"), Apps.swift])
+        defer { harness.stop() }
+        try await Self.check(try Self.names(), try BrokerClient(harness))
+    }
+
+    @Test func variantsNested64DeepAreReadAndRefusedWhereTheTypeIsWrong() async throws {
+        let harness = try await BrokerHarness(bundles: [Apps.fast("org.example.fast1"), Apps.swift])
+        defer { harness.stop() }
+        let client = try BrokerClient(harness)
+        try await Self.check(Self.deep, client)
+        // An unknown option nested as deep is ignored.
+        let items = try await client.call("GetItems", [.string("org.example.fast1"),
+                                                      Self.with("x-unknown", Self.nested(.string("?"), variants: 61))])
+        #expect(items.first?.array?.count == 4)
+        // Variants inside `arguments` are looked through, at the bus's depth limit:
+        // options a{sv} v, arguments a{sv} v: six containers, 58 more variants.
+        let arguments = BrokerClient.options([("deep", Self.nested(.int32(7), variants: 57))])
+        let echoed = try await client.perform("org.example.swift", "echo-items", Self.with("arguments", arguments))
+        #expect(echoed.success, "\(echoed)")
+        let stored = try await client.items("org.example.swift").last
+        #expect(stored?["user-info"]?.dictionary?[.string("deep")]?.unwrappedVariant == .int64(7), "\(String(describing: stored))")
+        // One variant more is past the bus's limit: our binding will not even send it.
+        #expect(throws: DBusError.self) {
+            try Message.methodCall(destination: BrokerClient.broker, path: BrokerClient.root,
+                                   interface: Self.rootInterface, member: "GetItems")
+                .append([.string("org.example.fast1"), Self.with("locale", Self.nested(.string("de"), variants: 62))])
+        }
+    }
+
+    /// `arguments` may be 64 KiB encoded (the store's encoding of each
+    /// value, as the broker counts it): at the limit it reaches the plugin,
+    /// one byte more is refused naming the size.
+    @Test func argumentsPast64KiBAreRefusedNamingTheirSize() async throws {
+        let harness = try await BrokerHarness(bundles: [Apps.fast("org.example.fast1"), Apps.swift])
+        defer { harness.stop() }
+        let client = try BrokerClient(harness)
+        let limit = ItemLimits.maximumUserInfoBytes
+        let overhead = DynamicItemCoder.encodedSize(of: .bytes([]))
+        func arguments(_ bytes: Int) -> Value {
+            Self.with("arguments", BrokerClient.options([("blob", .array(.byte, Array(repeating: .byte(7), count: bytes)))]))
+        }
+        let atLimit = try await client.perform("org.example.fast1", "fast", arguments(limit - overhead))
+        #expect(atLimit.success)
+        do {
+            let reply = try await client.perform("org.example.fast1", "fast", arguments(limit - overhead + 1))
+            Issue.record("arguments of \(limit + 1) bytes were accepted: \(reply)")
+        } catch {
+            #expect(error.name == .invalidArgs)
+            #expect(error.message.contains("\"arguments\" is \(limit + 1) bytes"), "\(error.message)")
+        }
+        #expect(try await client.applicationIDs().count == 2)
+    }
+}

@@ -99,7 +99,7 @@ struct BrokerClient: Sendable {
 enum ProcessMemory {
     /// VmRSS in KiB.
     static func residentKiB(of pid: pid_t) throws -> Int {
-        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        let status = try read("/proc/\(pid)/status")
         for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
             if let value = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") {
                 return value
@@ -110,7 +110,19 @@ enum ProcessMemory {
 
     /// Whether `path` is mapped into the process (/proc/<pid>/maps).
     static func maps(_ pid: pid_t, contain path: String) throws -> Bool {
-        try String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8).contains(path)
+        try read("/proc/\(pid)/maps").contains(path)
+    }
+
+    /// A /proc file read to its end: they report a size of 0, and a read of
+    /// one buffer gives only the first part of a long one.
+    static func read(_ path: String) throws -> String {
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw TestSupportError("cannot open \(path)") }
+        defer { try? handle.close() }
+        var data = Data()
+        while let chunk = try handle.read(upToCount: 64 * 1024), !chunk.isEmpty {
+            data.append(chunk)
+        }
+        return String(decoding: data, as: UTF8.self)
     }
 }
 

@@ -19,7 +19,7 @@ import Testing
         defer { clients.forEach { $0.close() } }
         let pid = try #require(harness.process.pid)
         var load = PerformLoad(
-            connections: clients.count, inFlight: 64, total: 2_000,
+            connections: clients.count, inFlight: 64, total: 5_000,
             fastApps: ["org.example.fast1", "org.example.fast2"], stuckApp: "org.example.stuck", stuckEvery: 10,
             timeoutMilliseconds: 250)
 

@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import Glibc
 import QuickActionsModel
 import QuickActionsTestSupport
 import Testing
@@ -48,5 +49,18 @@ import Testing
         case .failure(let problem):
             Issue.record("the stored list is not one complete version: \(problem)")
         }
+    }
+
+    /// The orderly stop, next to the disorderly one: SIGTERM calls
+    /// will-resign once per loaded plugin and exits 0. Releasing its own
+    /// name must not read as another broker taking it.
+    @Test func sigtermCallsWillResignOnceAndIsNotMistakenForATakeover() async throws {
+        let harness = try await BrokerHarness(bundles: [Apps.fast("org.example.fast1")])
+        defer { harness.stop() }
+        _ = try await BrokerClient(harness).perform("org.example.fast1", "fast")
+        harness.process.signal(SIGTERM)
+        #expect(harness.process.waitForExit(timeout: .seconds(15)) == 0, "\(harness.log)")
+        #expect(occurrences(of: "fast: will-resign", in: harness.log) == 1, "\(harness.log)")
+        #expect(!harness.log.contains("another broker took"), "\(harness.log)")
     }
 }

@@ -13,6 +13,8 @@
  *             "released <n>"
  *   other     completes with failure and "fast has no action <type>"
  *
+ * will_resign logs "fast: will-resign" (so a test can count the calls).
+ *
  * Every call into a plugin runs on its own serial queue (see
  * quickactions_plugin.h), so the held list needs no lock.
  */
@@ -92,9 +94,14 @@ static void fast_perform(void *opaque, const qa_request *request, qa_completion 
     }
 }
 
+static void fast_will_resign(void *opaque) {
+    state *s = opaque;
+    s->host->log(s->host->context, QA_LOG_INFO, "fast: will-resign");
+}
+
 QA_PLUGIN_EXPORT const qa_plugin *quickactions_plugin_entry(void) {
     static const qa_plugin plugin = {
-        sizeof(qa_plugin), QA_ABI_MAJOR, QA_ABI_MINOR, "Fast", fast_init, NULL, fast_perform, NULL,
+        sizeof(qa_plugin), QA_ABI_MAJOR, QA_ABI_MINOR, "Fast", fast_init, NULL, fast_perform, fast_will_resign,
     };
     return &plugin;
 }

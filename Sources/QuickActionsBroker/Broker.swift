@@ -35,6 +35,8 @@ public final class Broker: Sendable {
     private let watcher = Mutex<PluginWatcher?>(nil)
     private let ended = Mutex<CheckedContinuation<Int32, Never>?>(nil)
     private let exitStatus = Mutex<Int32?>(nil)
+    /// Set by the first `shutDown`; later ones do nothing.
+    private let stopping = Mutex(false)
     private let signalSources = SignalSources()
 
     /// Reads the plugin directories and the stored dynamic items (loading no
@@ -79,8 +81,10 @@ public final class Broker: Sendable {
         let nameLost = try await connection.subscribe(
             MatchRule(sender: "org.freedesktop.DBus", interface: .bus, member: "NameLost", arg0: Self.busName.rawValue)
         ) { [weak self] _ in
-            self?.log(.info, "another broker took \(Self.busName.rawValue); shutting down")
-            self?.shutDown(status: 0)
+            // Our own release during an orderly stop sends NameLost too.
+            guard let self, !stopping.withLock({ $0 }) else { return }
+            log(.info, "another broker took \(Self.busName.rawValue); shutting down")
+            shutDown(status: 0)
         }
         nameLostWatch.withLock { $0 = nameLost }
 
@@ -122,6 +126,11 @@ public final class Broker: Sendable {
     /// five seconds) for the dynamic items they write; then the name goes
     /// back to the bus and `run()` returns `status`.
     func shutDown(status: Int32) {
+        let first = stopping.withLock { stopping in
+            defer { stopping = true }
+            return !stopping
+        }
+        guard first else { return }
         DispatchQueue.global().async { [self] in
             let loaded = slots.withLock { $0.values.compactMap(\.plugin) }
             let group = DispatchGroup()

@@ -9,7 +9,7 @@ import Testing
 /// documented error, with a message naming the value; the broker keeps
 /// serving after each one. ListingTests already covers one bad call per
 /// kind; these tables go through every method and every option.
-@Suite struct BadCallTests {
+@Suite(.serialized) struct BadCallTests {
     static let rootInterface: InterfaceName = "org.quickactions.Broker1"
     static let appInterface: InterfaceName = "org.quickactions.Application1"
     static let properties: InterfaceName = "org.freedesktop.DBus.Properties"

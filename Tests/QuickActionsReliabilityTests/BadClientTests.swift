@@ -5,7 +5,7 @@ import Testing
 /// Issue 7 item 4 with real clients: what busctl, gdbus and python3's dbus
 /// module users see for bad input, and what only a raw wire client can
 /// send (invalid UTF-8), which the bus itself stops.
-@Suite struct BadClientTests {
+@Suite(.serialized) struct BadClientTests {
     static let scripts = PackagePaths.root.appendingPathComponent("Tests/QuickActionsReliabilityTests/Scripts")
 
     /// One JSON line per case from a script: key → outcome.

@@ -9,7 +9,7 @@ import Testing
 /// runs: its init never logs, its library is never mapped into the broker.
 /// (QuickActionsHostTests/SecurityTests checks the loader itself, including
 /// the swap between check and load.)
-@Suite struct PluginRefusalTests {
+@Suite(.serialized) struct PluginRefusalTests {
     struct Refusal: Sendable, CustomStringConvertible {
         var description: String
         var bundle: TestBundle

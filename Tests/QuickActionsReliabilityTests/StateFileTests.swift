@@ -6,7 +6,7 @@ import Testing
 /// Issue 7 item 7: an unusable state file never stops the broker. It starts,
 /// moves the file aside with a log line naming it and why, serves the app's
 /// static items, and stores that app's items again from then on.
-@Suite struct StateFileTests {
+@Suite(.serialized) struct StateFileTests {
     struct Damage: Sendable, CustomStringConvertible {
         var description: String
         /// What the log line must say about it.

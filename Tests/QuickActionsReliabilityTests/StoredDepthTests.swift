@@ -7,7 +7,7 @@ import Testing
 /// listable: an item that the store accepts but D-Bus cannot carry would
 /// break GetItems for its app and GetAllItems for every app, across
 /// restarts, since the list is stored.
-@Suite struct StoredDepthTests {
+@Suite(.serialized) struct StoredDepthTests {
     @Test(arguments: [2, 24, 28, 29, 30, 31, 32])
     func itemsStoredAtAnyAllowedDepthCanBeListed(depth: Int) async throws {
         let harness = try await BrokerHarness(bundles: [Apps.churn("org.example.churn1"), Apps.fast("org.example.fast1")])

@@ -68,6 +68,12 @@ var package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "QuickActionsModelTests", dependencies: ["QuickActionsModel"], swiftSettings: strict),
+        .testTarget(
+            name: "QuickActionsBrokerTests",
+            dependencies: ["QuickActionsBroker", "QuickActionsTestSupport", "DBus"],
+            exclude: ["Scripts"],
+            swiftSettings: strict
+        ),
         .testTarget(name: "QuickActionsABITests", dependencies: ["QuickActionsABI"], swiftSettings: strict),
         .testTarget(
             name: "QuickActionsHostTests", dependencies: ["QuickActionsHost", "QuickActionsABI"], swiftSettings: strict),

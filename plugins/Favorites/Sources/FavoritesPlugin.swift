@@ -10,7 +10,7 @@
 // - As the article's scene delegate handles a launch item in willConnectTo, the launch item is
 //   handled in the launch callback (perform is not called for it); later ones in perform.
 //
-// Messages: "Browsing" or "Showing <n> favorites: <names>", followed by what changed
+// Messages: "Browsing", "Showing <n> favorites: <names>" or "No favorites", followed by what changed
 // ("; added Tea", "; removed Tea", "; cleared 2 favorites", "; Tea is already a favorite").
 import Foundation
 import QuickActionsSDK
@@ -56,6 +56,8 @@ final class FavoritesPlugin: QuickActionsPlugin {
             switch type {
             case .browse:
                 summary = "Browsing"
+            case .favorites where names.isEmpty:
+                summary = "No favorites"
             case .favorites:
                 summary = "Showing \(names.count) favorite\(names.count == 1 ? "" : "s"): \(names.joined(separator: ", "))"
             }

@@ -74,5 +74,6 @@ final class ContactsPlugin: QuickActionsPlugin {
     }
 }
 
+/// The entry symbol the broker looks up: this plugin's descriptor.
 @_cdecl("quickactions_plugin_entry")
 public func quickActionsPluginEntry() -> PluginEntry { PluginEntry(ContactsPlugin.self, name: "Contacts") }

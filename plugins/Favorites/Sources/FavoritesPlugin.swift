@@ -90,5 +90,6 @@ final class FavoritesPlugin: QuickActionsPlugin {
     }
 }
 
+/// The entry symbol the broker looks up: this plugin's descriptor.
 @_cdecl("quickactions_plugin_entry")
 public func quickActionsPluginEntry() -> PluginEntry { PluginEntry(FavoritesPlugin.self, name: "Favorites") }

@@ -69,5 +69,6 @@ struct StacksError: Error, Hashable, Sendable {
     init(_ message: String) { self.message = message }
 }
 
+/// The entry symbol the broker looks up: this plugin's descriptor.
 @_cdecl("quickactions_plugin_entry")
 public func quickActionsPluginEntry() -> PluginEntry { PluginEntry(StacksPlugin.self, name: "Stacks") }

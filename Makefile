@@ -14,6 +14,11 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
+# The main job on an embedded default (see README.md).
+.PHONY: demo
+demo:
+	@scripts/demo.sh
+
 # ── Example plugins (plugins/README.md) ───────────────────────────────────
 # `make plugins` builds the four examples in release and assembles them into
 # ready bundles in $(PLUGINS_OUT); `make install-plugins` puts them where the

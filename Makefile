@@ -25,7 +25,7 @@ demo:
 # broker looks: for the current user by default, below $(PREFIX) when PREFIX
 # is given (PREFIX=/usr/local: /usr/local/share/quickactions/plugins), under
 # $(DESTDIR) when set. PLUGINDIR overrides the folder outright.
-EXAMPLE_PRODUCTS := ContactsPlugin StacksPlugin MusicPlugin FavoritesPlugin
+EXAMPLE_PRODUCTS := QuickActionsExampleContacts QuickActionsExampleStacks QuickActionsExampleMusic QuickActionsExampleFavorites
 EXAMPLE_BUNDLES := Contacts Stacks Music Favorites
 PLUGINS_OUT ?= out/plugins
 USER_DATA_HOME := $(or $(XDG_DATA_HOME),$(HOME)/.local/share)

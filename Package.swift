@@ -112,10 +112,10 @@ for plugin in testPlugins {
 // each a dynamic library product built as lib<name>.so. `make plugins` builds them in release
 // and `quickactions-bundle` assembles them into <folder>.bundle; see plugins/README.md.
 let examplePlugins: [(name: String, folder: String, language: String)] = [
-    ("ContactsPlugin", "Contacts", "swift"),
-    ("StacksPlugin", "Stacks", "swift"),
-    ("MusicPlugin", "Music", "c"),
-    ("FavoritesPlugin", "Favorites", "swift"),
+    ("QuickActionsExampleContacts", "Contacts", "swift"),
+    ("QuickActionsExampleStacks", "Stacks", "swift"),
+    ("QuickActionsExampleMusic", "Music", "c"),
+    ("QuickActionsExampleFavorites", "Favorites", "swift"),
 ]
 for plugin in examplePlugins {
     package.products.append(.library(name: plugin.name, type: .dynamic, targets: [plugin.name]))

@@ -21,7 +21,7 @@ struct AssemblerOptions: Hashable, Sendable {
         build the libraries first. A bundle is replaced whole, never half written.
 
         OPTIONS:
-          --products DIR  the build products folder holding lib<Name>Plugin.so
+          --products DIR  the build products folder holding libQuickActionsExample<Name>.so
                           (`swift build -c release --show-bin-path`)
           --output DIR    the plugin directory to write <Name>.bundle folders into
                           (created if missing)
@@ -39,7 +39,7 @@ struct AssemblerOptions: Hashable, Sendable {
           2  the command line is wrong
 
         EXAMPLES:
-          swift build -c release --product ContactsPlugin
+          swift build -c release --product QuickActionsExampleContacts
           quickactions-bundle --products "$(swift build -c release --show-bin-path)" \\
               --output out/plugins Contacts
           make plugins            # builds and assembles every example into out/plugins

@@ -60,7 +60,7 @@ struct BundleAssembler: Sendable {
         }
     }
 
-    /// The SwiftPM product that builds `library` (`libContactsPlugin.so` → `ContactsPlugin`).
+    /// The SwiftPM product that builds `library` (`libQuickActionsExampleContacts.so` → `QuickActionsExampleContacts`).
     static func productName(of library: String) -> String {
         var name = Substring(library)
         if name.hasPrefix("lib") { name = name.dropFirst(3) }

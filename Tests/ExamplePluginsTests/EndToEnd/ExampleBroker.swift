@@ -7,10 +7,10 @@ struct ExampleBroker {
     let examples: AssembledExamples
     let harness: BrokerHarness
 
-    static let contacts = "org.quickactions.example.contacts"
-    static let stacks = "org.quickactions.example.stacks"
-    static let music = "org.quickactions.example.music"
-    static let favorites = "org.quickactions.example.favorites"
+    static let contacts = "com.example.contacts"
+    static let stacks = "com.example.stacks"
+    static let music = "com.example.music"
+    static let favorites = "com.example.favorites"
 
     init() async throws {
         examples = try await AssembledExamples()

@@ -4,7 +4,7 @@ import QuickActionsTestSupport
 
 /// The example plugins assembled into bundles the way `make plugins` does: `quickactions-bundle`
 /// run on the build products (the folder beside the test bundle, where `swift build` puts the
-/// `lib<Name>Plugin.so` products), into a fresh temporary plugin directory.
+/// `libQuickActionsExample<Name>.so` products), into a fresh temporary plugin directory.
 ///
 /// ``remove()`` deletes the folder; every test calls it.
 struct AssembledExamples {

@@ -80,8 +80,8 @@ import Testing
             ["--source", PackagePaths.root.appendingPathComponent("plugins").path, "--output", output.path, "Music"],
             products: products)
         #expect(result.status == 1)
-        #expect(result.stderr.contains("\(products.path)/libMusicPlugin.so is missing"), "\(result)")
-        #expect(result.stderr.contains("swift build --product MusicPlugin"), "\(result)")
+        #expect(result.stderr.contains("\(products.path)/libQuickActionsExampleMusic.so is missing"), "\(result)")
+        #expect(result.stderr.contains("swift build --product QuickActionsExampleMusic"), "\(result)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: output.path).isEmpty)
     }
 
@@ -128,7 +128,7 @@ import Testing
         <?xml version="1.0" encoding="UTF-8"?>
         <plist version="1.0"><dict>
         <key>CFBundleIdentifier</key><string>org.example.broken</string>
-        <key>CFBundleExecutable</key><string>libMusicPlugin.so</string>
+        <key>CFBundleExecutable</key><string>libQuickActionsExampleMusic.so</string>
         <key>UIApplicationShortcutItems</key><array><dict>\(item)</dict></array>
         </dict></plist>
         """

@@ -19,17 +19,17 @@ import Testing
         var description: String { "\(type) \"\(title)\" \"\(subtitle ?? "-")\" \(icon)" }
     }
 
-    static let stacks = "org.quickactions.example.stacks"
+    static let stacks = "com.example.stacks"
 
     static let expected: [(example: String, appID: String, name: String, icon: String, items: [Listed])] = [
-        ("Contacts", "org.quickactions.example.contacts", "Contacts", "x-office-address-book", [
+        ("Contacts", "com.example.contacts", "Contacts", "x-office-address-book", [
             Listed(type: "SearchAction", title: "Search", subtitle: "Search for an item", icon: "system-search"),
             Listed(type: "ShareAction", title: "Share", subtitle: "Share an item", icon: "document-send"),
         ]),
-        ("Favorites", "org.quickactions.example.favorites", "Favorites", "emblem-favorite", [
+        ("Favorites", "com.example.favorites", "Favorites", "emblem-favorite", [
             Listed(type: "browseAction", title: "Browse", subtitle: "Find something to like", icon: "system-search"),
         ]),
-        ("Music", "org.quickactions.example.music", "Music", "audio-x-generic", [
+        ("Music", "com.example.music", "Music", "audio-x-generic", [
             Listed(type: "PlayMusic", title: "Play", subtitle: "Start playback", icon: "media-playback-start"),
         ]),
         ("Stacks", stacks, "Stacks", "file:Icons/stacks.svg", [

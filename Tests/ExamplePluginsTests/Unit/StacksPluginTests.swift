@@ -6,7 +6,7 @@ import Testing
 
 /// The Stacks example loaded as the broker loads it (no bus).
 @Suite struct StacksPluginTests {
-    static let prefix = "org.quickactions.example.stacks."
+    static let prefix = "com.example.stacks."
 
     func withStacks(_ body: (PluginSession) async throws -> Void) async throws {
         let examples = try await AssembledExamples(["Stacks"])
@@ -37,11 +37,11 @@ import Testing
     }
 
     @Test(arguments: [
-        ("org.quickactions.example.stacks.OpenSettings", false),
-        ("org.quickactions.example.stacks.OpenSettings", true),
+        ("com.example.stacks.OpenSettings", false),
+        ("com.example.stacks.OpenSettings", true),
         ("com.example.other.OpenFavorites", false),
         ("OpenFavorites", true),
-        ("org.quickactions.example.stacksOpenFavorites", false),
+        ("com.example.stacksOpenFavorites", false),
     ])
     func anUnknownTypeFailsCleanly(_ type: String, _ launching: Bool) async throws {
         try await withStacks { session in

@@ -31,7 +31,7 @@ final class ContactsPlugin: QuickActionsPlugin {
         do {
             watcher = try DataFileWatcher(
                 folder: folder, fileName: ContactBook.fileName,
-                queue: DispatchQueue(label: "org.quickactions.example.contacts.watcher")
+                queue: DispatchQueue(label: "com.example.contacts.watcher")
             ) {
                 do {
                     try book.reload()

@@ -1,5 +1,5 @@
 /// The Stacks quick actions, one per tab. The raw value is the short identifier that follows
-/// the bundle identifier in the item's full type (`org.quickactions.example.stacks.OpenFavorites`).
+/// the bundle identifier in the item's full type (`com.example.stacks.OpenFavorites`).
 enum ShortcutIdentifier: String, CaseIterable, Sendable {
     case openFavorites = "OpenFavorites"
     case openFeatured = "OpenFeatured"

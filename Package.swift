@@ -54,7 +54,9 @@ var package = Package(
             swiftSettings: strict
         ),
         .executableTarget(name: "quickactionsd", dependencies: ["QuickActionsBroker"], swiftSettings: strict),
-        .executableTarget(name: "quickactions", dependencies: ["DBus"], swiftSettings: strict),
+        // The launcher CLI's logic (argument parsing, broker client, output), testable as a library.
+        .target(name: "QuickActionsCLI", dependencies: ["DBus"], swiftSettings: strict),
+        .executableTarget(name: "quickactions", dependencies: ["QuickActionsCLI"], swiftSettings: strict),
 
         // MARK: Test support and tests
         .target(name: "QuickActionsTestSupport", swiftSettings: strict),
@@ -66,6 +68,9 @@ var package = Package(
         ),
         .testTarget(name: "QuickActionsModelTests", dependencies: ["QuickActionsModel"], swiftSettings: strict),
         .testTarget(name: "QuickActionsABITests", dependencies: ["QuickActionsABI"], swiftSettings: strict),
+        .testTarget(
+            name: "QuickActionsCLITests", dependencies: ["QuickActionsCLI", "DBus", "QuickActionsTestSupport"],
+            swiftSettings: strict),
         .testTarget(
             name: "QuickActionsHostTests", dependencies: ["QuickActionsHost", "QuickActionsABI"], swiftSettings: strict),
     ]

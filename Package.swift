@@ -67,6 +67,12 @@ var package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "QuickActionsModelTests", dependencies: ["QuickActionsModel"], swiftSettings: strict),
+        .testTarget(
+            name: "QuickActionsBrokerTests",
+            dependencies: ["QuickActionsBroker", "QuickActionsTestSupport", "DBus"],
+            exclude: ["Scripts"],
+            swiftSettings: strict
+        ),
         .testTarget(name: "QuickActionsABITests", dependencies: ["QuickActionsABI"], swiftSettings: strict),
         .testTarget(
             name: "QuickActionsCLITests", dependencies: ["QuickActionsCLI", "DBus", "QuickActionsTestSupport"],
@@ -88,6 +94,7 @@ let testPlugins: [(name: String, folder: String, language: String)] = [
     ("QATestNoEntry", "NoEntry", "c"),
     ("QATestABIMajor2", "ABIMajor2", "c"),
     ("QATestABINewerMinor", "ABINewerMinor", "c"),
+    ("QATestCrashPlugin", "CrashPlugin", "c"),
 ]
 for plugin in testPlugins {
     package.products.append(.library(name: plugin.name, type: .dynamic, targets: [plugin.name]))

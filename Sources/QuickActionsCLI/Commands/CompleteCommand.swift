@@ -36,7 +36,8 @@ struct CompleteCommand: CLICommand {
         case .types(let app):
             words = try await broker.items(of: app).map(\.type)
         }
-        for word in words where !word.contains(where: \.isWhitespace) {
+        var seen: Set<String> = []
+        for word in words where !word.contains(where: \.isWhitespace) && seen.insert(word).inserted {
             context.console.print(word)
         }
         return .success

@@ -12,12 +12,14 @@ struct PickMenu: Sendable, Equatable {
     let entries: [Entry]
 
     /// "App: Title — Subtitle" per item; lines that would be the same get
-    /// " [app-id type]" so every line is unique.
+    /// " [app-id type]" so every line is unique. Perform names an item by
+    /// its type, so of several items of one type only the first is offered.
     init(groups: [AppItems], names: [String: String]) {
         var entries: [Entry] = []
         for group in groups {
             let name = names[group.appID].flatMap { $0.isEmpty ? nil : $0 } ?? group.appID
-            for item in group.items {
+            var types: Set<String> = []
+            for item in group.items where types.insert(item.type).inserted {
                 var line = "\(name): \(item.title)"
                 if let subtitle = item.subtitle, !subtitle.isEmpty { line += " — \(subtitle)" }
                 entries.append(Entry(

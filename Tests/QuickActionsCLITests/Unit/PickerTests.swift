@@ -31,6 +31,14 @@ struct PickerTests {
         #expect(menu.input.split(separator: "\n").count == 5)
     }
 
+    @Test("of several items of one type (static and dynamic), only the first is offered")
+    func sameType() {
+        let menu = PickMenu(groups: [AppItems(appID: "a.b", items: [
+            Item(type: "t", title: "Static", origin: "static"), Item(type: "t", title: "Dynamic", origin: "dynamic"),
+        ])], names: [:])
+        #expect(menu.entries.map(\.line) == ["a.b: Static"])
+    }
+
     @Test("an app without a name is shown by its id")
     func unnamed() {
         let menu = PickMenu(groups: [groups[0]], names: [:])

@@ -60,14 +60,3 @@ public struct Item: Sendable, Equatable {
         return items
     }
 }
-
-/// One app's items, as `GetAllItems` lists them.
-public struct AppItems: Sendable, Equatable {
-    public let appID: String
-    public let items: [Item]
-
-    public init(appID: String, items: [Item]) {
-        self.appID = appID
-        self.items = items
-    }
-}

@@ -1,3 +1,6 @@
+import Dispatch
+import Glibc
+
 /// Performs one item and reports its result: shared by `invoke` and `pick`.
 struct Performer: Sendable {
     let app: String
@@ -13,10 +16,26 @@ struct Performer: Sendable {
     func run(_ broker: BrokerClient, _ context: CommandContext) async throws(CLIError) -> ExitCode {
         let console = context.console
         var spinner: Spinner?
+        var interrupt: (any DispatchSourceSignal)?
         if console.terminal.stderrIsTerminal {
             let made = Spinner(label: "\(label)…", unicode: console.terminal.unicode, write: console.writeError)
+            // Ctrl-C while waiting: erase the spinner's line, then end as SIGINT would (130).
+            signal(SIGINT, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+            source.setEventHandler {
+                made.stop()
+                exit(128 + SIGINT)
+            }
+            source.resume()
+            interrupt = source
             made.start()
             spinner = made
+        }
+        defer {
+            if let interrupt {
+                interrupt.cancel()
+                signal(SIGINT, SIG_DFL)
+            }
         }
         let result: PerformResult
         do {

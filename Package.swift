@@ -55,7 +55,9 @@ var package = Package(
             swiftSettings: strict
         ),
         .executableTarget(name: "quickactionsd", dependencies: ["QuickActionsBroker"], swiftSettings: strict),
-        .executableTarget(name: "quickactions", dependencies: ["DBus"], swiftSettings: strict),
+        // The launcher CLI's logic (argument parsing, broker client, output), testable as a library.
+        .target(name: "QuickActionsCLI", dependencies: ["DBus"], swiftSettings: strict),
+        .executableTarget(name: "quickactions", dependencies: ["QuickActionsCLI"], swiftSettings: strict),
         // Assembles the example plugins (plugins/) into bundles; never builds anything itself.
         .executableTarget(name: "quickactions-bundle", dependencies: ["QuickActionsModel"], swiftSettings: strict),
 
@@ -75,6 +77,9 @@ var package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "QuickActionsABITests", dependencies: ["QuickActionsABI"], swiftSettings: strict),
+        .testTarget(
+            name: "QuickActionsCLITests", dependencies: ["QuickActionsCLI", "DBus", "QuickActionsTestSupport"],
+            swiftSettings: strict),
         .testTarget(
             name: "QuickActionsHostTests", dependencies: ["QuickActionsHost", "QuickActionsABI"], swiftSettings: strict),
     ]

@@ -11,8 +11,8 @@ public struct ActivatableBroker: Sendable {
     /// Writes `bundles` and the activation file. The Swift runtime's crash
     /// backtracer is turned off in the activated broker, so a crash ends it
     /// at once.
-    public init(bundles: [TestBundle]) throws {
-        bus = try TestBus()
+    public init(bundles: [TestBundle]) async throws {
+        bus = try await TestBus()
         pluginDirectory = bus.directory.appendingPathComponent("plugins")
         stateDirectory = bus.directory.appendingPathComponent("state")
         try FileManager.default.createDirectory(at: pluginDirectory, withIntermediateDirectories: true)

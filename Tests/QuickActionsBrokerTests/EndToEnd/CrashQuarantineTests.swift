@@ -12,7 +12,7 @@ import Testing
         items: [TestBundle.item("crash", "Crash"), TestBundle.item("hello", "Hello")])
 
     @Test func aCrashingPluginIsQuarantinedAfterThreeCrashes() async throws {
-        let broker = try ActivatableBroker(bundles: [Fixtures.swiftApp, Self.crashApp])
+        let broker = try await ActivatableBroker(bundles: [Fixtures.swiftApp, Self.crashApp])
         defer { broker.stop() }
         let crashBundle = broker.pluginDirectory.appendingPathComponent("\(Self.crashApp.appID).bundle")
         func call(_ arguments: [String]) async throws -> CommandResult {

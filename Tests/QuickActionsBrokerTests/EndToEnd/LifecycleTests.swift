@@ -116,7 +116,7 @@ import Testing
     }
 
     @Test func aCallToTheNameStartsTheBrokerByActivation() async throws {
-        let broker = try ActivatableBroker(bundles: [Fixtures.swiftApp])
+        let broker = try await ActivatableBroker(bundles: [Fixtures.swiftApp])
         defer { broker.stop() }
         let before = try await Command.run("busctl", ["--address=\(broker.bus.address)", "status", BrokerHarness.busName])
         #expect(before.status != 0, "nothing owns the name before the first call")

@@ -14,6 +14,11 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
+# The main job on an embedded default (see README.md).
+.PHONY: demo
+demo:
+	@scripts/demo.sh
+
 # ─── Install and uninstall ──────────────────────────────────────────────
 # (docs/install.md; scripts/install.sh and scripts/uninstall.sh do the work.)
 #

@@ -89,6 +89,7 @@ let testPlugins: [(name: String, folder: String, language: String)] = [
     ("QATestNoEntry", "NoEntry", "c"),
     ("QATestABIMajor2", "ABIMajor2", "c"),
     ("QATestABINewerMinor", "ABINewerMinor", "c"),
+    ("QATestCrashPlugin", "CrashPlugin", "c"),
 ]
 for plugin in testPlugins {
     package.products.append(.library(name: plugin.name, type: .dynamic, targets: [plugin.name]))

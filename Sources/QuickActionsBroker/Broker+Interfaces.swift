@@ -51,6 +51,9 @@ extension Broker {
             Signal("ApplicationsChanged", annotations: [.documentation("The set of apps changed.")]),
         ], properties: [
             Property("Version", type: .string, changeSignal: .constant, get: { .string(Broker.version) }),
+            Property("PendingPerforms", type: .uint32, changeSignal: .none,
+                     annotations: [.documentation("Performs received and not yet answered, for all callers.")],
+                     get: { [weak self] in .uint32(UInt32(clamping: self?.pending.count ?? 0)) }),
         ])
     }
 

@@ -33,10 +33,23 @@ extension Broker {
                 deliver(request, to: plugin, launching: false, id: id)
                 return
             }
+            let library = Quarantine.fingerprint(app.bundle.identity.executable)
+            if let crashes = quarantine.withLock({ $0.quarantined(appID, library: library) }) {
+                pending.take(id)?.reply.fail(DBusError(.pluginFailed,
+                    "\(appID) is quarantined: it crashed the broker \(crashes) times; "
+                        + "replace \(app.bundle.executableURL.path) to try it again"))
+                return
+            }
             do {
-                let plugin = try LoadedPlugin.load(
-                    library: app.bundle.executableURL, bundle: app.bundle.url, appID: appID,
-                    dataDirectory: dataDirectory(of: appID), callbacks: callbacks(for: appID, slot: slot))
+                // dlopen runs the library's constructors: plugin code too.
+                journal.set(appID, running: true)
+                let loaded = Result { () throws(PluginLoadError) -> LoadedPlugin in
+                    try LoadedPlugin.load(
+                        library: app.bundle.executableURL, bundle: app.bundle.url, appID: appID,
+                        dataDirectory: dataDirectory(of: appID), callbacks: callbacks(for: appID, slot: slot))
+                }
+                journal.set(appID, running: false)
+                let plugin = try loaded.get()
                 slot.set(plugin)
                 log(.info, "loaded \(appID) from \(app.bundle.executableURL.path)")
                 try? connection.emitPropertiesChanged(path: app.objectPath, interface: Self.applicationInterfaceName,
@@ -98,6 +111,9 @@ extension Broker {
                 case .error: .error
                 }
                 self?.log(level, record.description)
+            },
+            runningPluginCode: { [journal] running in
+                journal.set(appID, running: running)
             })
     }
 

@@ -26,6 +26,8 @@ public final class Broker: Sendable {
     let catalog = Mutex(Catalog())
     let slots = Mutex<[String: PluginSlot]>([:])
     let pending = PendingPerforms()
+    let journal: CrashJournal
+    let quarantine: Mutex<Quarantine>
     /// Serialises rescans of the plugin directories.
     let scanQueue = DispatchQueue(label: "org.quickactions.broker.scan")
     private let ownerWatch = Mutex<SignalSubscription?>(nil)
@@ -41,6 +43,11 @@ public final class Broker: Sendable {
         self.configuration = configuration
         log = Log(verbose: configuration.verbose)
         store = DynamicItemStore(directory: configuration.stateDirectory)
+        try FileManager.default.createDirectory(at: configuration.stateDirectory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        let (journal, interrupted) = try CrashJournal.open(in: configuration.stateDirectory)
+        self.journal = journal
+        quarantine = Mutex(Quarantine.load(from: configuration.stateDirectory))
         connection = try Connection(configuration.bus)
         let scan = PluginDirectories.scan(configuration.pluginDirectories)
         report(scan.diagnostics)
@@ -50,6 +57,7 @@ public final class Broker: Sendable {
         }
         catalog.withLock { $0 = initial }
         pruneStore(keeping: Set(scan.bundles.map(\.appID)))
+        blame(interrupted, in: initial)
         log(.info, "found \(scan.bundles.count) app(s) in \(configuration.pluginDirectories.map(\.path).joined(separator: ":"))")
     }
 
@@ -157,6 +165,26 @@ public final class Broker: Sendable {
             watcher.withLock { $0 = made }
         } catch {
             log(.warning, "cannot watch plugin directories (\(error)); use Reload() to pick up changes")
+        }
+    }
+
+    /// Counts a crash against each plugin that was running when the
+    /// previous broker died, and says so.
+    private func blame(_ interrupted: [String], in catalog: Catalog) {
+        guard !interrupted.isEmpty else { return }
+        let saved: Result<Void, any Error> = quarantine.withLock { quarantine in
+            for id in interrupted {
+                let library = Quarantine.fingerprint(catalog[id]?.bundle.identity.executable)
+                let count = quarantine.recordCrash(of: id, library: library)
+                let verdict = count >= Quarantine.limit
+                    ? "it is quarantined until its library changes"
+                    : "it is quarantined after \(Quarantine.limit)"
+                log(.error, "\(id) was running plugin code when the previous broker died: crash \(count); \(verdict)")
+            }
+            return Result { try quarantine.save(to: configuration.stateDirectory) }
+        }
+        if case .failure(let error) = saved {
+            log(.warning, "cannot save crash counts: \(error)")
         }
     }
 

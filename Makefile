@@ -48,9 +48,12 @@ SYSTEMD_USER_UNIT_DIR ?= $(PREFIX)/lib/systemd/user
 endif
 PLUGIN_DIR ?= $(DATADIR)/quickactions/plugins
 MANIFEST ?= $(DATADIR)/quickactions/install-manifest.txt
-INSTALL_BINARIES ?= quickactionsd quickactions
-# The folder of assembled example bundles to install (empty: none).
-INSTALL_PLUGIN_BUNDLES ?=
+# What there is to install follows the source tree: the bundle assembler,
+# the CLI's completion scripts and the example plugins are installed when
+# their sources are there.
+INSTALL_BINARIES ?= quickactionsd quickactions $(if $(wildcard Sources/quickactions-bundle/main.swift),quickactions-bundle)
+INSTALL_COMPLETIONS ?= $(if $(wildcard Sources/QuickActionsCLI/Completion/*.swift),yes,no)
+INSTALL_EXAMPLES ?= $(if $(wildcard plugins/*/Bundle/Info.plist),yes,no)
 
 # Release builds get a scratch folder of their own, never .build: `make
 # install` may then run while `swift build` or `swift test` holds .build's
@@ -67,7 +70,8 @@ INSTALL_PRODUCTS = $(if $(PRODUCTS),$(PRODUCTS),$(RELEASE_SCRATCH)/release)
 install-build:
 ifeq ($(PRODUCTS),)
 	@scripts/ensure-deps.sh
-	$(foreach product,$(INSTALL_BINARIES),$(SWIFT) build -c release --scratch-path $(RELEASE_SCRATCH) --product $(product) &&) true
+	$(foreach product,$(INSTALL_BINARIES) $(if $(filter yes,$(INSTALL_EXAMPLES)),$(EXAMPLE_PRODUCTS)),\
+	  $(SWIFT) build -c release --scratch-path $(RELEASE_SCRATCH) --product $(product) &&) true
 endif
 
 install: install-build
@@ -75,7 +79,7 @@ install: install-build
 	INCLUDEDIR='$(INCLUDEDIR)' DBUS_SERVICES_DIR='$(DBUS_SERVICES_DIR)' \
 	DBUS_INTERFACES_DIR='$(DBUS_INTERFACES_DIR)' SYSTEMD_USER_UNIT_DIR='$(SYSTEMD_USER_UNIT_DIR)' \
 	PLUGIN_DIR='$(PLUGIN_DIR)' MANIFEST='$(MANIFEST)' PRODUCTS='$(INSTALL_PRODUCTS)' \
-	BINARIES='$(INSTALL_BINARIES)' PLUGIN_BUNDLES='$(INSTALL_PLUGIN_BUNDLES)' \
+	BINARIES='$(INSTALL_BINARIES)' COMPLETIONS='$(INSTALL_COMPLETIONS)' EXAMPLES='$(INSTALL_EXAMPLES)' \
 	scripts/install.sh
 
 uninstall:

@@ -5,7 +5,7 @@
 # else put there is kept, and said so). Called by `make uninstall`.
 set -euo pipefail
 
-: "${MANIFEST:?MANIFEST (the installed manifest's path) is not set}"
+: "${MANIFEST:?MANIFEST, the path of the installed manifest, is not set}"
 DESTDIR=${DESTDIR:-}
 manifest=$DESTDIR$MANIFEST
 

@@ -47,8 +47,11 @@ final class GuideRunner {
         try files.createDirectory(at: scratch, withIntermediateDirectories: true)
         try files.createSymbolicLink(
             at: work.appendingPathComponent("QuickActions"), withDestinationURL: PackagePaths.root)
+        // A failed run keeps its folders for inspection: start from empty ones.
         for name in ["state", "data", "config"] {
-            try files.createDirectory(at: base.appendingPathComponent("home-\(name)"), withIntermediateDirectories: true)
+            let folder = base.appendingPathComponent("home-\(name)")
+            try? files.removeItem(at: folder)
+            try files.createDirectory(at: folder, withIntermediateDirectories: true)
         }
         bus = try TestBus()
         directory = work

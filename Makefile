@@ -84,3 +84,9 @@ install: install-build
 
 uninstall:
 	@DESTDIR='$(DESTDIR)' MANIFEST='$(MANIFEST)' scripts/uninstall.sh
+
+# ─── A new plugin from a template (templates/README.md) ─────────────────
+#   make new-plugin NAME=Greeter ID=com.example.greeter [LANGUAGE=swift|c] [DEST=../Greeter]
+.PHONY: new-plugin
+new-plugin:
+	@NAME='$(NAME)' ID='$(ID)' LANGUAGE='$(or $(LANGUAGE),swift)' DEST='$(DEST)' scripts/new-plugin.sh

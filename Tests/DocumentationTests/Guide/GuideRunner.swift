@@ -15,7 +15,8 @@ import QuickActionsTestSupport
 ///   nothing touches the real session or home.
 /// - Two rewrites, and only these: `busctl --user` becomes `busctl
 ///   --address=<private bus>`, and `swift build` gets `--scratch-path` in a
-///   cache folder (below), so a nested build never waits for the lock of the
+///   cache folder (below), as does `SWIFT_BUILD_FLAGS` for the templates'
+///   Makefiles, so a nested build never waits for the lock of the
 ///   `.build` that the running `swift test` holds, and is incremental from
 ///   one test run to the next.
 ///
@@ -165,6 +166,8 @@ final class GuideRunner {
             "NO_COLOR": "1",
         ])
         env["PATH"] = PackagePaths.products.path + ":" + (env["PATH"] ?? "/usr/bin:/bin")
+        // The templates' Makefiles pass this to `swift build`: the same cache as the rewrite below.
+        env["SWIFT_BUILD_FLAGS"] = "--scratch-path " + quote(scratch.appendingPathComponent("make").path)
         return env
     }
 

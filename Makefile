@@ -19,6 +19,33 @@ test: deps
 demo:
 	@scripts/demo.sh
 
+# ── Example plugins (plugins/README.md) ───────────────────────────────────
+# `make plugins` builds the four examples in release and assembles them into
+# ready bundles in $(PLUGINS_OUT); `make install-plugins` puts them where the
+# broker looks: for the current user by default, below $(PREFIX) when PREFIX
+# is given (PREFIX=/usr/local: /usr/local/share/quickactions/plugins), under
+# $(DESTDIR) when set. PLUGINDIR overrides the folder outright.
+EXAMPLE_PRODUCTS := QuickActionsExampleContacts QuickActionsExampleStacks QuickActionsExampleMusic QuickActionsExampleFavorites
+EXAMPLE_BUNDLES := Contacts Stacks Music Favorites
+PLUGINS_OUT ?= out/plugins
+USER_DATA_HOME := $(or $(XDG_DATA_HOME),$(HOME)/.local/share)
+# (PREFIX "given": on the command line or in the environment, not the install section's default.)
+PLUGINDIR ?= $(if $(filter-out undefined file,$(origin PREFIX)),$(PREFIX)/share,$(USER_DATA_HOME))/quickactions/plugins
+RELEASE_BIN = $(shell $(SWIFT) build -c release --show-bin-path)
+
+.PHONY: plugins install-plugins uninstall-plugins
+plugins:
+	@for product in $(EXAMPLE_PRODUCTS) quickactions-bundle; do \
+	  $(SWIFT) build -c release --product $$product || exit 1; \
+	done
+	"$(RELEASE_BIN)/quickactions-bundle" --products "$(RELEASE_BIN)" --source plugins --output "$(PLUGINS_OUT)"
+
+install-plugins: plugins
+	"$(RELEASE_BIN)/quickactions-bundle" --products "$(RELEASE_BIN)" --source plugins --output "$(DESTDIR)$(PLUGINDIR)"
+
+uninstall-plugins:
+	rm -rf $(foreach name,$(EXAMPLE_BUNDLES),"$(DESTDIR)$(PLUGINDIR)/$(name).bundle")
+
 # ─── Install and uninstall ──────────────────────────────────────────────
 # (docs/install.md; scripts/install.sh and scripts/uninstall.sh do the work.)
 #

@@ -15,6 +15,7 @@ var package = Package(
         .executable(name: "quickactionsd", targets: ["quickactionsd"]),
         .executable(name: "quickactions", targets: ["quickactions"]),
         .library(name: "QuickActionsSDK", targets: ["QuickActionsSDK"]),
+        .executable(name: "quickactions-bundle", targets: ["quickactions-bundle"]),
     ],
     targets: [
         // MARK: D-Bus
@@ -55,6 +56,8 @@ var package = Package(
         ),
         .executableTarget(name: "quickactionsd", dependencies: ["QuickActionsBroker"], swiftSettings: strict),
         .executableTarget(name: "quickactions", dependencies: ["DBus"], swiftSettings: strict),
+        // Assembles the example plugins (plugins/) into bundles; never builds anything itself.
+        .executableTarget(name: "quickactions-bundle", dependencies: ["QuickActionsModel"], swiftSettings: strict),
 
         // MARK: Test support and tests
         .target(name: "QuickActionsTestSupport", swiftSettings: strict),
@@ -107,3 +110,31 @@ for plugin in testPlugins {
                 publicHeadersPath: ".")
     )
 }
+
+// MARK: Example plugins
+// The four example apps (plugins/<folder>: sources in Sources/, bundle resources in Bundle/),
+// each a dynamic library product built as lib<name>.so. `make plugins` builds them in release
+// and `quickactions-bundle` assembles them into <folder>.bundle; see plugins/README.md.
+let examplePlugins: [(name: String, folder: String, language: String)] = [
+    ("QuickActionsExampleContacts", "Contacts", "swift"),
+    ("QuickActionsExampleStacks", "Stacks", "swift"),
+    ("QuickActionsExampleMusic", "Music", "c"),
+    ("QuickActionsExampleFavorites", "Favorites", "swift"),
+]
+for plugin in examplePlugins {
+    package.products.append(.library(name: plugin.name, type: .dynamic, targets: [plugin.name]))
+    package.targets.append(
+        plugin.language == "swift"
+            ? .target(
+                name: plugin.name, dependencies: ["QuickActionsSDK"], path: "plugins/\(plugin.folder)/Sources",
+                swiftSettings: strict)
+            : .target(
+                name: plugin.name, dependencies: ["CQuickActionsPlugin"], path: "plugins/\(plugin.folder)/Sources",
+                publicHeadersPath: ".")
+    )
+}
+package.targets.append(
+    .testTarget(
+        name: "ExamplePluginsTests",
+        dependencies: ["QuickActionsModel", "QuickActionsHost", "QuickActionsTestSupport"],
+        swiftSettings: strict))

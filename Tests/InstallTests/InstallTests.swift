@@ -68,8 +68,9 @@ struct InstallTests {
         let unexpected = files.subtracting(expected).filter { !$0.hasPrefix("/usr/share/quickactions/plugins/") }
         #expect(unexpected.isEmpty, "unexpected: \(unexpected.sorted())")
         for bundle in Self.exampleBundles() {
-            let plist = files.filter { $0.hasPrefix("/usr/share/quickactions/plugins/") && $0.hasSuffix("/Info.plist") }
-            #expect(!plist.isEmpty, "no example bundle installed for plugins/\(bundle)")
+            let folder = "/usr/share/quickactions/plugins/\(bundle).bundle/"
+            #expect(files.contains(folder + "Info.plist"), "no Info.plist installed for plugins/\(bundle)")
+            #expect(files.contains { $0.hasPrefix(folder) && $0.hasSuffix(".so") }, "no library installed for plugins/\(bundle)")
         }
 
         // The broker is started from its installed path, by D-Bus and by systemd.

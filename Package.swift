@@ -82,6 +82,10 @@ var package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "QuickActionsHostTests", dependencies: ["QuickActionsHost", "QuickActionsABI"], swiftSettings: strict),
+        // The plugin guide, the plugin templates and the man pages, built and run as a reader would.
+        .testTarget(name: "DocumentationTests", dependencies: ["QuickActionsTestSupport"], swiftSettings: strict),
+        // `make install` / `make uninstall` into a temporary DESTDIR.
+        .testTarget(name: "InstallTests", dependencies: ["QuickActionsTestSupport"], swiftSettings: strict),
     ]
 )
 

@@ -34,7 +34,7 @@ final class GuideRunner {
     private var broker: ManagedProcess?
     private var brokerCount = 0
 
-    init(id: String) throws {
+    init(id: String) async throws {
         self.id = id
         base = PackagePaths.root.appendingPathComponent(".build-doctests").appendingPathComponent(id)
         work = base.appendingPathComponent("work")
@@ -54,7 +54,7 @@ final class GuideRunner {
             try? files.removeItem(at: folder)
             try files.createDirectory(at: folder, withIntermediateDirectories: true)
         }
-        bus = try TestBus()
+        bus = try await TestBus()
         directory = work
     }
 

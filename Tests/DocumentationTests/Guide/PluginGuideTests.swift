@@ -32,7 +32,7 @@ struct PluginGuideTests {
 /// Runs a scenario and records its failure as a test issue.
 enum GuideReplay {
     static func replay(_ scenario: GuideDocument.Scenario, id: String) async throws {
-        let runner = try GuideRunner(id: id)
+        let runner = try await GuideRunner(id: id)
         do {
             try await runner.run(scenario)
             runner.finish(keep: false)

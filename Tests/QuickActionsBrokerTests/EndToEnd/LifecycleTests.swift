@@ -37,6 +37,7 @@ import Testing
         harness.process.signal(SIGTERM)
         #expect(harness.process.waitForExit(timeout: .seconds(15)) == 0, "\(harness.log)")
         #expect(harness.log.contains("stopped"))
+        #expect(!harness.log.contains("another broker took"), "its own ReleaseName is no replacement: \(harness.log)")
         try await harness.restart()
         let items = try await Self.items(harness)
         #expect(items.last?.string("type") == "resigned")

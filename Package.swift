@@ -9,6 +9,14 @@ import PackageDescription
 
 let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 
+// libdbus's headers as `pkg-config --cflags dbus-1` gives them on Debian and Ubuntu.
+#if arch(arm64)
+let libdbusArchInclude = "/usr/lib/aarch64-linux-gnu/dbus-1.0/include"
+#else
+let libdbusArchInclude = "/usr/lib/x86_64-linux-gnu/dbus-1.0/include"
+#endif
+let libdbusIncludeFlags = ["-I/usr/include/dbus-1.0", "-I\(libdbusArchInclude)"]
+
 var package = Package(
     name: "QuickActions",
     products: [
@@ -56,6 +64,17 @@ var package = Package(
         .executableTarget(name: "quickactionsd", dependencies: ["QuickActionsBroker"], swiftSettings: strict),
         .executableTarget(name: "quickactions", dependencies: ["DBus"], swiftSettings: strict),
 
+        // MARK: Benchmark (issue 8)
+        // The floor: a Perform responder on plain libdbus in C. It does not go through CDBus (only
+        // DBus imports that); it includes <dbus/dbus.h> from Debian's multiarch paths and links libdbus.
+        .executableTarget(
+            name: "qa-bench-floor",
+            cSettings: [.unsafeFlags(libdbusIncludeFlags)],
+            linkerSettings: [.linkedLibrary("dbus-1")]
+        ),
+        .executableTarget(
+            name: "quickactions-bench", dependencies: ["DBus", "QuickActionsTestSupport"], swiftSettings: strict),
+
         // MARK: Test support and tests
         .target(name: "QuickActionsTestSupport", swiftSettings: strict),
         .testTarget(
@@ -68,6 +87,7 @@ var package = Package(
         .testTarget(name: "QuickActionsABITests", dependencies: ["QuickActionsABI"], swiftSettings: strict),
         .testTarget(
             name: "QuickActionsHostTests", dependencies: ["QuickActionsHost", "QuickActionsABI"], swiftSettings: strict),
+        .testTarget(name: "BenchmarkTests", dependencies: ["QuickActionsTestSupport"], swiftSettings: strict),
     ]
 )
 
@@ -83,6 +103,7 @@ let testPlugins: [(name: String, folder: String, language: String)] = [
     ("QATestNoEntry", "NoEntry", "c"),
     ("QATestABIMajor2", "ABIMajor2", "c"),
     ("QATestABINewerMinor", "ABINewerMinor", "c"),
+    ("QABenchPlugin", "BenchPlugin", "c"),
 ]
 for plugin in testPlugins {
     package.products.append(.library(name: plugin.name, type: .dynamic, targets: [plugin.name]))

@@ -22,6 +22,7 @@ struct BenchOptions {
 
         USAGE: quickactions-bench [run] [options]
                quickactions-bench echo-responder ADDRESS NAME
+               quickactions-bench drive ADDRESS NAME CALLS DEPTH
 
         Starts a private dbus-daemon (dbus/test-bus.conf), the C floor responder
         (qa-bench-floor), the Swift binding's echo responder and the broker
@@ -42,6 +43,10 @@ struct BenchOptions {
           --write FILE          add the results to FILE (BENCHMARKS.md), keeping earlier runs
           --json                print the results as JSON instead of the report
           -h, --help            show this help
+
+        echo-responder runs the Swift echo responder on its own; drive sends CALLS
+        Performs (DEPTH in flight) to a responder started by hand, e.g. under
+        valgrind --tool=callgrind, and prints one line of results.
 
         EXAMPLES:
           swift build -c release && .build/release/quickactions-bench --write BENCHMARKS.md

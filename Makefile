@@ -13,3 +13,8 @@ build: deps
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# The main job on an embedded default (see README.md).
+.PHONY: demo
+demo:
+	@scripts/demo.sh

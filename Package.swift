@@ -84,6 +84,12 @@ var package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "QuickActionsModelTests", dependencies: ["QuickActionsModel"], swiftSettings: strict),
+        .testTarget(
+            name: "QuickActionsBrokerTests",
+            dependencies: ["QuickActionsBroker", "QuickActionsTestSupport", "DBus"],
+            exclude: ["Scripts"],
+            swiftSettings: strict
+        ),
         .testTarget(name: "QuickActionsABITests", dependencies: ["QuickActionsABI"], swiftSettings: strict),
         .testTarget(
             name: "QuickActionsHostTests", dependencies: ["QuickActionsHost", "QuickActionsABI"], swiftSettings: strict),
@@ -103,6 +109,7 @@ let testPlugins: [(name: String, folder: String, language: String)] = [
     ("QATestNoEntry", "NoEntry", "c"),
     ("QATestABIMajor2", "ABIMajor2", "c"),
     ("QATestABINewerMinor", "ABINewerMinor", "c"),
+    ("QATestCrashPlugin", "CrashPlugin", "c"),
     ("QABenchPlugin", "BenchPlugin", "c"),
 ]
 for plugin in testPlugins {

@@ -14,6 +14,7 @@ declare -A needs=(
   [busctl]=systemd
   [gdbus]=libglib2.0-bin
   [/usr/lib/python3/dist-packages/dbus/__init__.py]=python3-dbus
+  [/usr/lib/python3/dist-packages/gi/__init__.py]=python3-gi
   [/usr/share/icons/Adwaita/index.theme]=adwaita-icon-theme
 )
 

@@ -1,1 +1,261 @@
 import DBus
+import Foundation
+import QuickActionsHost
+import QuickActionsModel
+import Synchronization
+
+/// quickactionsd's heart: keeps every app's items, answers the D-Bus API v1
+/// (dbus/org.quickactions.Broker1.xml) and runs plugins on demand.
+///
+/// Threads: D-Bus handlers run on the connection's loop thread and only read
+/// snapshots (listing never waits for a plugin); loading a plugin runs on that
+/// app's own queue; plugins complete and set items from their own threads.
+public final class Broker: Sendable {
+    public static let busName: BusName = "org.quickactions.Broker1"
+    public static let rootPath: ObjectPath = "/org/quickactions/Broker1"
+    static let appsPath: ObjectPath = "/org/quickactions/Broker1/apps"
+    public static let interfaceName: InterfaceName = "org.quickactions.Broker1"
+    public static let applicationInterfaceName: InterfaceName = "org.quickactions.Application1"
+    /// The broker's version, also the `Version` property.
+    public static let version = "1.0.0"
+
+    let configuration: BrokerConfiguration
+    let log: Log
+    let store: DynamicItemStore
+    let connection: Connection
+    let catalog = Mutex(Catalog())
+    let slots = Mutex<[String: PluginSlot]>([:])
+    let pending = PendingPerforms()
+    let journal: CrashJournal
+    let quarantine: Mutex<Quarantine>
+    /// Serialises rescans of the plugin directories.
+    let scanQueue = DispatchQueue(label: "org.quickactions.broker.scan")
+    private let ownerWatch = Mutex<SignalSubscription?>(nil)
+    private let nameLostWatch = Mutex<SignalSubscription?>(nil)
+    private let watcher = Mutex<PluginWatcher?>(nil)
+    private let ended = Mutex<CheckedContinuation<Int32, Never>?>(nil)
+    private let exitStatus = Mutex<Int32?>(nil)
+    private let signalSources = SignalSources()
+
+    /// Reads the plugin directories and the stored dynamic items (loading no
+    /// plugin), then connects to the bus. The name is taken by `run()`.
+    public init(configuration: BrokerConfiguration) throws {
+        self.configuration = configuration
+        log = Log(verbose: configuration.verbose)
+        store = DynamicItemStore(directory: configuration.stateDirectory)
+        try FileManager.default.createDirectory(at: configuration.stateDirectory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        let (journal, interrupted) = try CrashJournal.open(in: configuration.stateDirectory)
+        self.journal = journal
+        quarantine = Mutex(Quarantine.load(from: configuration.stateDirectory))
+        connection = try Connection(configuration.bus)
+        let scan = PluginDirectories.scan(configuration.pluginDirectories)
+        report(scan.diagnostics)
+        var initial = Catalog()
+        for bundle in scan.bundles {
+            initial.set(AppSnapshot(bundle: bundle, dynamicItems: loadStoredItems(bundle.appID)))
+        }
+        catalog.withLock { $0 = initial }
+        pruneStore(keeping: Set(scan.bundles.map(\.appID)))
+        blame(interrupted, in: initial)
+        log(.info, "found \(scan.bundles.count) app(s) in \(configuration.pluginDirectories.map(\.path).joined(separator: ":"))")
+    }
+
+    /// Exports the API, takes the bus name and serves until SIGTERM/SIGINT,
+    /// the loss of the name or of the bus. Returns the process exit status.
+    public func run() async throws -> Int32 {
+        connection.onDisconnect { [weak self] error in
+            self?.log(.error, "lost the bus (\(error.message)); exiting so the supervisor restarts the broker")
+            self?.finish(status: 1)
+        }
+        try exportObjects()
+        ownerWatch.withLock { _ = $0 }
+        let owners = try await connection.watchNameOwners { [weak self] name, _, newOwner in
+            guard let self, newOwner.isEmpty, name.hasPrefix(":") else { return }
+            let dropped = pending.dropAll(from: name)
+            if dropped > 0 { log(.info, "caller \(name) left the bus; dropped its \(dropped) pending Perform(s)") }
+        }
+        ownerWatch.withLock { $0 = owners }
+        let nameLost = try await connection.subscribe(
+            MatchRule(sender: "org.freedesktop.DBus", interface: .bus, member: "NameLost", arg0: Self.busName.rawValue)
+        ) { [weak self] _ in
+            self?.log(.info, "another broker took \(Self.busName.rawValue); shutting down")
+            self?.shutDown(status: 0)
+        }
+        nameLostWatch.withLock { $0 = nameLost }
+
+        var flags: Connection.NameFlags = [.allowReplacement, .doNotQueue]
+        if configuration.replace { flags.insert(.replaceExisting) }
+        let answer = try await connection.requestName(Self.busName, flags: flags)
+        guard answer == .primaryOwner || answer == .alreadyOwner else {
+            let owner = (try? await connection.owner(of: Self.busName)) ?? nil
+            throw BrokerStartError.nameTaken(owner: owner)
+        }
+        log(.info, "serving \(Self.busName.rawValue) as \(connection.uniqueName)")
+        if configuration.watchDirectories {
+            startWatching()
+        }
+        installSignalHandlers()
+        return await withCheckedContinuation { continuation in
+            let already = exitStatus.withLock { status -> Int32? in
+                if status == nil { ended.withLock { $0 = continuation } }
+                return status
+            }
+            if let already { continuation.resume(returning: already) }
+        }
+    }
+
+    /// Ends `run()` with `status`; the first call wins.
+    func finish(status: Int32) {
+        let continuation = exitStatus.withLock { current -> CheckedContinuation<Int32, Never>? in
+            guard current == nil else { return nil }
+            current = status
+            return ended.withLock { saved in
+                defer { saved = nil }
+                return saved
+            }
+        }
+        continuation?.resume(returning: status)
+    }
+
+    /// An orderly stop: will-resign on every loaded plugin, waiting (at most
+    /// five seconds) for the dynamic items they write; then the name goes
+    /// back to the bus and `run()` returns `status`.
+    func shutDown(status: Int32) {
+        DispatchQueue.global().async { [self] in
+            let loaded = slots.withLock { $0.values.compactMap(\.plugin) }
+            let group = DispatchGroup()
+            for plugin in loaded {
+                group.enter()
+                plugin.willResign { group.leave() }
+            }
+            if group.wait(timeout: .now() + .seconds(5)) == .timedOut {
+                log(.warning, "a plugin did not return from will-resign within 5 s; stopping without it")
+            }
+            watcher.withLock { $0?.stop() }
+            let release = DispatchSemaphore(value: 0)
+            Task { [connection] in
+                try? await connection.releaseName(Self.busName)
+                release.signal()
+            }
+            _ = release.wait(timeout: .now() + .seconds(2))
+            log(.info, "stopped")
+            finish(status: status)
+        }
+    }
+
+    private func installSignalHandlers() {
+        for number in [SIGTERM, SIGINT] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [weak self] in
+                self?.log(.info, "received \(number == SIGTERM ? "SIGTERM" : "SIGINT"); stopping")
+                self?.shutDown(status: 0)
+            }
+            source.resume()
+            signalSources.keep(source)
+        }
+    }
+
+    private func startWatching() {
+        do {
+            let made = try PluginWatcher(directories: configuration.pluginDirectories) { [weak self] in
+                self?.rescan(reason: "a plugin directory changed")
+            }
+            watcher.withLock { $0 = made }
+        } catch {
+            log(.warning, "cannot watch plugin directories (\(error)); use Reload() to pick up changes")
+        }
+    }
+
+    /// Counts a crash against each plugin that was running when the
+    /// previous broker died, and says so.
+    private func blame(_ interrupted: [String], in catalog: Catalog) {
+        guard !interrupted.isEmpty else { return }
+        let saved: Result<Void, any Error> = quarantine.withLock { quarantine in
+            for id in interrupted {
+                let library = Quarantine.fingerprint(catalog[id]?.bundle.identity.executable)
+                let count = quarantine.recordCrash(of: id, library: library)
+                let verdict = count >= Quarantine.limit
+                    ? "it is quarantined until its library changes"
+                    : "it is quarantined after \(Quarantine.limit)"
+                log(.error, "\(id) was running plugin code when the previous broker died: crash \(count); \(verdict)")
+            }
+            return Result { try quarantine.save(to: configuration.stateDirectory) }
+        }
+        if case .failure(let error) = saved {
+            log(.warning, "cannot save crash counts: \(error)")
+        }
+    }
+
+    // MARK: Store
+
+    func loadStoredItems(_ appID: AppID) -> [ShortcutItem] {
+        let loaded = store.load(appID)
+        report(loaded.diagnostics)
+        return loaded.items
+    }
+
+    func pruneStore(keeping ids: Set<AppID>) {
+        do {
+            let removed = try store.prune(keeping: ids)
+            for id in removed {
+                log(.info, "removed stored items of \(id.rawValue): its bundle is gone")
+            }
+        } catch {
+            log(.warning, "cannot clean up \(store.directory.path): \(error)")
+        }
+    }
+
+    func report(_ diagnostics: [Diagnostic]) {
+        for diagnostic in diagnostics {
+            log(diagnostic.severity == .error ? .error : .warning, diagnostic.description)
+        }
+    }
+}
+
+/// Why the broker could not start serving.
+public enum BrokerStartError: Error, CustomStringConvertible {
+    case nameTaken(owner: String?)
+
+    public var description: String {
+        switch self {
+        case .nameTaken(let owner):
+            "\(Broker.busName.rawValue) is already owned by \(owner ?? "another connection"); "
+                + "stop that broker or start this one with --replace"
+        }
+    }
+}
+
+/// What the broker keeps per app beyond its snapshot: the loaded plugin (if
+/// any) and the queue that loads it, so two first Performs load it once.
+final class PluginSlot: Sendable {
+    let queue: DispatchQueue
+    /// The executable this slot loaded, so a replaced library is loaded anew.
+    let executable: FileIdentity?
+    private let loaded = Mutex<LoadedPlugin?>(nil)
+    /// Serialises this app's dynamic-item updates (store, then catalog).
+    let updates = Mutex(())
+
+    init(appID: String, executable: FileIdentity?) {
+        queue = DispatchQueue(label: "org.quickactions.broker.app.\(appID)")
+        self.executable = executable
+    }
+
+    var plugin: LoadedPlugin? { loaded.withLock { $0 } }
+
+    func set(_ plugin: LoadedPlugin) { loaded.withLock { $0 = plugin } }
+}
+
+/// Keeps the signal sources alive for the broker's lifetime.
+final class SignalSources: @unchecked Sendable {
+    // @unchecked Sendable: `sources` is only appended to under `lock`.
+    private let lock = NSLock()
+    private var sources: [any DispatchSourceSignal] = []
+
+    func keep(_ source: any DispatchSourceSignal) {
+        lock.lock()
+        defer { lock.unlock() }
+        sources.append(source)
+    }
+}

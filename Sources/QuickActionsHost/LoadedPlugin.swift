@@ -108,7 +108,9 @@ public final class LoadedPlugin: Sendable {
             let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: size)
             defer { buffer.deallocate() }
             buffer.initialize(repeating: 0, count: size)
+            context.callbacks.runningPluginCode(true)
             let status = descriptor.initialize(descriptor.pointer, host, &state, buffer, size)
+            context.callbacks.runningPluginCode(false)
             return (status, state, CStrings.message(inBuffer: buffer, size: size))
         }
         guard status == QA_STATUS_OK else {
@@ -142,8 +144,12 @@ public final class LoadedPlugin: Sendable {
     /// Calls the plugin's will-resign callback, then `completion` once it
     /// returned (with any dynamic items it set already delivered).
     public func willResign(completion: @escaping @Sendable () -> Void) {
-        queue.async { [descriptor, state] in
-            descriptor.willResign?(state.pointer)
+        queue.async { [descriptor, state, context] in
+            if let willResign = descriptor.willResign {
+                context.callbacks.runningPluginCode(true)
+                willResign(state.pointer)
+                context.callbacks.runningPluginCode(false)
+            }
             completion()
         }
     }
@@ -164,15 +170,21 @@ public final class LoadedPlugin: Sendable {
                 let raw = ABIEncoder(arena: arena).request(
                     item: request.item, resolvedIcon: request.resolvedIcon, arguments: request.arguments,
                     activationToken: request.activationToken)
-                if launching, let launch = descriptor.launch, launch(state.pointer, raw, id) {
-                    return
+                let running = context.callbacks.runningPluginCode
+                if launching, let launch = descriptor.launch {
+                    running(true)
+                    let handled = launch(state.pointer, raw, id)
+                    running(false)
+                    if handled { return }
                 }
                 guard let perform = descriptor.perform else {
                     context.complete(
                         id, outcome: PerformOutcome(success: false, message: "the plugin has no perform callback"))
                     return
                 }
+                running(true)
                 perform(state.pointer, raw, id)
+                running(false)
             }
         }
         return PerformTicket(table: context.completions, completionID: id)

@@ -12,13 +12,20 @@ public struct PluginCallbacks: Sendable {
     public var setDynamicItems: @Sendable ([ShortcutItem]) throws(DynamicItemsRejection) -> Void
     /// Receives the plugin's log lines and the loader's lines about it.
     public var log: @Sendable (PluginLogRecord) -> Void
+    /// Called with true right before the host calls into plugin code (init,
+    /// launch, perform, will-resign) and with false right after it returns,
+    /// on the plugin's queue. The broker records it where a crash leaves it
+    /// behind, to know which plugin took the process down.
+    public var runningPluginCode: @Sendable (Bool) -> Void
 
     public init(
         setDynamicItems: @escaping @Sendable ([ShortcutItem]) throws(DynamicItemsRejection) -> Void,
-        log: @escaping @Sendable (PluginLogRecord) -> Void
+        log: @escaping @Sendable (PluginLogRecord) -> Void,
+        runningPluginCode: @escaping @Sendable (Bool) -> Void = { _ in }
     ) {
         self.setDynamicItems = setDynamicItems
         self.log = log
+        self.runningPluginCode = runningPluginCode
     }
 }
 

@@ -1,1 +1,121 @@
+import DBus
+import Foundation
 import QuickActionsBroker
+import QuickActionsModel
+
+/// quickactionsd: the per-user quick-actions broker on D-Bus.
+let usage = """
+    Usage: quickactionsd [--session | --system | --address ADDR] [--plugins DIR]...
+                         [--state-dir DIR] [--timeout-ms N] [--replace] [--verbose]
+
+    Serves org.quickactions.Broker1: lists the quick actions of the plugin
+    bundles it finds and performs them by loading the plugin on first use.
+
+    Options:
+      --session          use the session bus (the default)
+      --system           use the system bus
+      --address ADDR     use the bus at ADDR
+      --plugins DIR      a plugin directory; repeat for more, first wins.
+                         Default: $QUICKACTIONS_PLUGIN_PATH (colon-separated), else
+                         $XDG_DATA_HOME/quickactions/plugins and quickactions/plugins
+                         in each of $XDG_DATA_DIRS
+      --state-dir DIR    where dynamic items are kept
+                         (default: $XDG_STATE_HOME/quickactions, ~/.local/state/quickactions)
+      --timeout-ms N     default Perform timeout, 1 to 600000 (default 20000)
+      --replace          take the name from a running broker
+      --verbose          log every call
+      --help, --version
+
+    Exit status: 0 after SIGTERM/SIGINT or when replaced; 1 when the bus is
+    lost or the broker cannot start; 2 for a usage error.
+    """
+
+struct UsageError: Error, CustomStringConvertible {
+    let description: String
+}
+
+func parse(_ arguments: [String], environment: [String: String]) throws -> BrokerConfiguration {
+    var bus: Connection.Bus?
+    var plugins: [String] = []
+    var stateDirectory: String?
+    var timeout: UInt32 = 20_000
+    var replace = false
+    var verbose = false
+    var index = 0
+    func value(_ option: String) throws -> String {
+        index += 1
+        guard index < arguments.count else { throw UsageError(description: "\(option) needs a value") }
+        return arguments[index]
+    }
+    func chooseBus(_ choice: Connection.Bus, _ option: String) throws {
+        guard bus == nil else { throw UsageError(description: "\(option): choose one of --session, --system, --address") }
+        bus = choice
+    }
+    while index < arguments.count {
+        let argument = arguments[index]
+        switch argument {
+        case "--session": try chooseBus(.session, argument)
+        case "--system": try chooseBus(.system, argument)
+        case "--address": try chooseBus(.address(try value(argument)), argument)
+        case "--plugins": plugins.append(try value(argument))
+        case "--state-dir": stateDirectory = try value(argument)
+        case "--timeout-ms":
+            let text = try value(argument)
+            guard let number = UInt32(text), BrokerConfiguration.timeoutRange.contains(number) else {
+                throw UsageError(description: "--timeout-ms \"\(text)\": give a whole number from 1 to 600000")
+            }
+            timeout = number
+        case "--replace": replace = true
+        case "--verbose": verbose = true
+        default:
+            throw UsageError(description: "unknown argument \"\(argument)\" (see --help)")
+        }
+        index += 1
+    }
+    let state = try StateDirectory.resolve(override: stateDirectory, environment: environment)
+    return BrokerConfiguration(
+        bus: bus ?? defaultBus(environment), pluginDirectories: PluginDirectories.resolve(plugins: plugins, environment: environment),
+        stateDirectory: state, defaultTimeoutMilliseconds: timeout, replace: replace, verbose: verbose)
+}
+
+/// The session bus, or the bus that started us by D-Bus activation.
+func defaultBus(_ environment: [String: String]) -> Connection.Bus {
+    if let starter = environment["DBUS_STARTER_ADDRESS"], !starter.isEmpty { return .address(starter) }
+    return .session
+}
+
+func fail(_ message: String, status: Int32) -> Never {
+    FileHandle.standardError.write(Data("quickactionsd: \(message)\n".utf8))
+    exit(status)
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.contains("--help") || arguments.contains("-h") {
+    print(usage)
+    exit(0)
+}
+if arguments.contains("--version") {
+    print("quickactionsd \(Broker.version)")
+    exit(0)
+}
+let configuration: BrokerConfiguration
+do {
+    configuration = try parse(arguments, environment: ProcessInfo.processInfo.environment)
+} catch let error as UsageError {
+    fail(error.description, status: 2)
+} catch {
+    fail("\(error)", status: 1)
+}
+
+let broker: Broker
+do {
+    broker = try Broker(configuration: configuration)
+} catch {
+    fail("cannot start: \(error)", status: 1)
+}
+do {
+    let status = try await broker.run()
+    exit(status)
+} catch {
+    fail("\(error)", status: 1)
+}

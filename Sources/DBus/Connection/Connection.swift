@@ -85,6 +85,16 @@ public final class Connection: @unchecked Sendable {
     }
 
     deinit {
+        guard !loop.isLoopThread else {
+            // The last reference went away inside a handler, on the loop
+            // thread, in the middle of dbus_connection_dispatch: tearing the
+            // connection down here would free what libdbus is still using.
+            // Stop the loop after this message and leave the connection to
+            // the process's end instead.
+            dbus_connection_remove_filter(raw, Self.filterFunction, Unmanaged.passUnretained(self).toOpaque())
+            loop.stop()
+            return
+        }
         close()
         dbus_connection_unref(raw)
     }

@@ -169,6 +169,8 @@ final class EventLoop: @unchecked Sendable {
         self.thread = nil
     }
 
+    private var isStopping: Bool { state.withLock { $0.stopping } }
+
     /// True when called on the loop thread.
     var isLoopThread: Bool {
         guard let thread else { return false }
@@ -185,7 +187,7 @@ final class EventLoop: @unchecked Sendable {
         let capacity = 32
         var events = [epoll_event](repeating: epoll_event(), count: capacity)
         while true {
-            while dbus_connection_dispatch(connection) == DBUS_DISPATCH_DATA_REMAINS {}
+            while !isStopping && dbus_connection_dispatch(connection) == DBUS_DISPATCH_DATA_REMAINS {}
             let (stopping, wait) = state.withLock { state in
                 (state.stopping, Self.millisecondsUntilNextTimer(state.timers))
             }

@@ -5,7 +5,7 @@
 /// non-empty elements separated by "."; elements contain only `[A-Za-z0-9_-]`;
 /// a well-known name does not begin with "." and none of its elements begins
 /// with a digit; a unique name begins with ":" and its elements may begin with digits.
-public struct BusName: Hashable, Comparable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+public struct BusName: DBusName {
     /// The name as sent on the bus.
     public let rawValue: String
 
@@ -29,18 +29,6 @@ public struct BusName: Hashable, Comparable, Sendable, CustomStringConvertible, 
         rawValue = unique.rawValue
     }
 
-    /// A literal in our own code; an invalid literal is a programming error and traps.
-    ///
-    /// `Type("literal")` with a literal argument also lands here, not in the throwing
-    /// initialiser (SE-0213): validate untrusted text by passing a `String` value.
-    public init(stringLiteral value: String) {
-        do {
-            try self.init(value)
-        } catch {
-            preconditionFailure("\(error)")
-        }
-    }
-
     /// Whether this is a unique connection name (begins with ":").
     public var isUnique: Bool {
         rawValue.utf8.first == UInt8(ascii: ":")
@@ -49,11 +37,5 @@ public struct BusName: Hashable, Comparable, Sendable, CustomStringConvertible, 
     /// This name as a ``UniqueName``, or nil for a well-known name.
     public var uniqueName: UniqueName? {
         isUnique ? UniqueName(unchecked: rawValue) : nil
-    }
-
-    public var description: String { rawValue }
-
-    public static func < (lhs: BusName, rhs: BusName) -> Bool {
-        lhs.rawValue < rhs.rawValue
     }
 }

@@ -3,7 +3,7 @@
 /// Rules (D-Bus specification, "Error names"): the same as interface names: at most
 /// 255 bytes; two or more non-empty elements separated by "."; elements contain only
 /// `[A-Za-z0-9_]` and do not begin with a digit.
-public struct ErrorName: Hashable, Comparable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+public struct ErrorName: DBusName {
     /// The name as sent on the bus.
     public let rawValue: String
 
@@ -16,23 +16,5 @@ public struct ErrorName: Hashable, Comparable, Sendable, CustomStringConvertible
     /// Wraps a string known to be a valid error name (e.g. one libdbus has validated).
     init(unchecked string: String) {
         rawValue = string
-    }
-
-    /// A literal in our own code; an invalid literal is a programming error and traps.
-    ///
-    /// `Type("literal")` with a literal argument also lands here, not in the throwing
-    /// initialiser (SE-0213): validate untrusted text by passing a `String` value.
-    public init(stringLiteral value: String) {
-        do {
-            try self.init(value)
-        } catch {
-            preconditionFailure("\(error)")
-        }
-    }
-
-    public var description: String { rawValue }
-
-    public static func < (lhs: ErrorName, rhs: ErrorName) -> Bool {
-        lhs.rawValue < rhs.rawValue
     }
 }

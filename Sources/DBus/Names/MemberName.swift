@@ -2,7 +2,7 @@
 ///
 /// Rules (D-Bus specification, "Member names"): 1 to 255 bytes; only `[A-Za-z0-9_]`
 /// (no "."); does not begin with a digit.
-public struct MemberName: Hashable, Comparable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+public struct MemberName: DBusName {
     /// The name as sent on the bus.
     public let rawValue: String
 
@@ -18,23 +18,5 @@ public struct MemberName: Hashable, Comparable, Sendable, CustomStringConvertibl
     /// Wraps a string known to be a valid member name (e.g. one libdbus has validated).
     init(unchecked string: String) {
         rawValue = string
-    }
-
-    /// A literal in our own code; an invalid literal is a programming error and traps.
-    ///
-    /// `Type("literal")` with a literal argument also lands here, not in the throwing
-    /// initialiser (SE-0213): validate untrusted text by passing a `String` value.
-    public init(stringLiteral value: String) {
-        do {
-            try self.init(value)
-        } catch {
-            preconditionFailure("\(error)")
-        }
-    }
-
-    public var description: String { rawValue }
-
-    public static func < (lhs: MemberName, rhs: MemberName) -> Bool {
-        lhs.rawValue < rhs.rawValue
     }
 }

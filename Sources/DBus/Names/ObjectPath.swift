@@ -5,7 +5,7 @@
 /// with a digit); no trailing "/" except for the root path "/". The specification
 /// sets no length limit for object paths (only the message size limits them), so
 /// none is imposed here.
-public struct ObjectPath: Hashable, Comparable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+public struct ObjectPath: DBusName {
     /// The path as sent on the bus.
     public let rawValue: String
 
@@ -44,18 +44,6 @@ public struct ObjectPath: Hashable, Comparable, Sendable, CustomStringConvertibl
     /// Wraps a string known to be a valid object path (e.g. one libdbus has validated).
     init(unchecked string: String) {
         rawValue = string
-    }
-
-    /// A literal in our own code; an invalid literal is a programming error and traps.
-    ///
-    /// `Type("literal")` with a literal argument also lands here, not in the throwing
-    /// initialiser (SE-0213): validate untrusted text by passing a `String` value.
-    public init(stringLiteral value: String) {
-        do {
-            try self.init(value)
-        } catch {
-            preconditionFailure("\(error)")
-        }
     }
 
     /// The elements between the slashes; empty for the root path.
@@ -119,11 +107,5 @@ public struct ObjectPath: Hashable, Comparable, Sendable, CustomStringConvertibl
         try NameRules.checkElements(
             element, kind: .objectPathElement, separator: nil, hyphen: false, leadingDigit: true,
             minimumElements: 1)
-    }
-
-    public var description: String { rawValue }
-
-    public static func < (lhs: ObjectPath, rhs: ObjectPath) -> Bool {
-        lhs.rawValue < rhs.rawValue
     }
 }

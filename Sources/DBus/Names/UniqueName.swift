@@ -3,7 +3,7 @@
 /// Rules (D-Bus specification, "Bus names"): begins with ":"; at most 255 bytes;
 /// after the ":", two or more non-empty elements separated by "."; elements
 /// contain only `[A-Za-z0-9_-]` and may begin with a digit.
-public struct UniqueName: Hashable, Comparable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+public struct UniqueName: DBusName {
     /// The name as sent on the bus.
     public let rawValue: String
 
@@ -18,24 +18,6 @@ public struct UniqueName: Hashable, Comparable, Sendable, CustomStringConvertibl
         rawValue = string
     }
 
-    /// A literal in our own code; an invalid literal is a programming error and traps.
-    ///
-    /// `Type("literal")` with a literal argument also lands here, not in the throwing
-    /// initialiser (SE-0213): validate untrusted text by passing a `String` value.
-    public init(stringLiteral value: String) {
-        do {
-            try self.init(value)
-        } catch {
-            preconditionFailure("\(error)")
-        }
-    }
-
     /// This name as a ``BusName``.
     public var busName: BusName { BusName(self) }
-
-    public var description: String { rawValue }
-
-    public static func < (lhs: UniqueName, rhs: UniqueName) -> Bool {
-        lhs.rawValue < rhs.rawValue
-    }
 }

@@ -56,6 +56,13 @@ public final class Reply: Sendable {
         return true
     }
 
+    /// Gives up on answering, for a caller that left the bus: nothing is
+    /// sent, now or later. Returns false when the call was already answered.
+    @discardableResult
+    public func abandon() -> Bool {
+        claim()
+    }
+
     private func claim() -> Bool {
         answered.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
     }

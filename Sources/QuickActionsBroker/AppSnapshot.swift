@@ -1,0 +1,125 @@
+import DBus
+import Foundation
+import QuickActionsModel
+import Synchronization
+
+/// One app as the broker knows it at one moment: its bundle and its dynamic
+/// items. Immutable: any change makes a new snapshot, so readers never see
+/// a half-updated app and the per-locale item cache can never go stale.
+final class AppSnapshot: Sendable {
+    let bundle: PluginBundle
+    let dynamicItems: [ShortcutItem]
+    let objectPath: ObjectPath
+    /// The app's items as D-Bus values, by locale, built on first use.
+    private let encoded = Mutex<[String: [Value]]>([:])
+
+    init(bundle: PluginBundle, dynamicItems: [ShortcutItem]) {
+        self.bundle = bundle
+        self.dynamicItems = dynamicItems
+        objectPath = Broker.appsPath.appendingEscaped(bundle.appID.rawValue)
+    }
+
+    var id: String { bundle.appID.rawValue }
+
+    func replacing(dynamicItems: [ShortcutItem]) -> AppSnapshot {
+        AppSnapshot(bundle: bundle, dynamicItems: dynamicItems)
+    }
+
+    /// The display name in `locale`.
+    func name(locale: String) -> String { bundle.displayName(locale: locale) }
+
+    /// The app's own icon, resolved, or "" when it has none (or a bad one).
+    var icon: String {
+        guard let icon = bundle.manifest.icon else { return "" }
+        return (try? bundle.resolvedIcon(icon)) ?? ""
+    }
+
+    var version: String { bundle.manifest.version ?? "" }
+
+    /// Display order: static items in manifest order, then dynamic items in
+    /// the order the plugin set them; at most `limit` of them.
+    func items(locale: String, limit: UInt32? = nil) -> [Value] {
+        let all = encoded.withLock { cache in
+            if let cached = cache[locale] { return cached }
+            let made = encode(locale: locale)
+            if cache.count >= 16 { cache.removeAll() }
+            cache[locale] = made
+            return made
+        }
+        guard let limit, Int(limit) < all.count else { return all }
+        return Array(all.prefix(Int(limit)))
+    }
+
+    /// The current item of `type`, localised: the first static one, else the
+    /// first dynamic one.
+    func item(ofType type: String, locale: String) -> ShortcutItem? {
+        if let item = bundle.staticItems.first(where: { $0.type == type }) {
+            var localized = item
+            localized.title = bundle.localizations.localized(item.title, locale: locale)
+            localized.subtitle = item.subtitle.map { bundle.localizations.localized($0, locale: locale) }
+            return localized
+        }
+        return dynamicItems.first { $0.type == type }
+    }
+
+    func resolvedIcon(of item: ShortcutItem) -> String? {
+        item.icon.flatMap { try? bundle.resolvedIcon($0) }
+    }
+
+    private func encode(locale: String) -> [Value] {
+        bundle.localizedStaticItems(locale: locale).map { encode($0, origin: "static") }
+            + dynamicItems.map { encode($0, origin: "dynamic") }
+    }
+
+    private func encode(_ item: ShortcutItem, origin: String) -> Value {
+        var entries = [
+            DictionaryEntry(.string("type"), .variant(.string(item.type))),
+            DictionaryEntry(.string("title"), .variant(.string(item.title))),
+        ]
+        if let subtitle = item.subtitle {
+            entries.append(DictionaryEntry(.string("subtitle"), .variant(.string(subtitle))))
+        }
+        if let icon = resolvedIcon(of: item) {
+            entries.append(DictionaryEntry(.string("icon"), .variant(.string(icon))))
+        }
+        entries.append(DictionaryEntry(.string("user-info"), .variant(UserInfoConversion.value(item.userInfo))))
+        entries.append(DictionaryEntry(.string("origin"), .variant(.string(origin))))
+        return .dictionary(key: .string, value: .variant, entries)
+    }
+}
+
+/// Every app, by id and in id order.
+struct Catalog: Sendable {
+    private(set) var byID: [String: AppSnapshot] = [:]
+    private(set) var sortedIDs: [String] = []
+
+    subscript(id: String) -> AppSnapshot? { byID[id] }
+
+    var sorted: [AppSnapshot] { sortedIDs.compactMap { byID[$0] } }
+
+    mutating func set(_ app: AppSnapshot) {
+        if byID.updateValue(app, forKey: app.id) == nil {
+            sortedIDs.insert(app.id, at: sortedIDs.partitioningIndex { $0 >= app.id })
+        }
+    }
+
+    mutating func remove(_ id: String) {
+        if byID.removeValue(forKey: id) != nil {
+            sortedIDs.removeAll { $0 == id }
+        }
+    }
+}
+
+extension Array {
+    /// The first index whose element satisfies `predicate`, for an array
+    /// partitioned by it (binary search).
+    func partitioningIndex(where predicate: (Element) -> Bool) -> Int {
+        var low = 0
+        var high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if predicate(self[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+}

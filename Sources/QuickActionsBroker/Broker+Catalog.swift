@@ -1,0 +1,69 @@
+import DBus
+import Foundation
+import QuickActionsModel
+
+extension Broker {
+    /// Re-reads the plugin directories soon, on the scan queue.
+    func rescan(reason: String) {
+        scanQueue.async { [self] in rescanNow(reason: reason) }
+    }
+
+    /// Re-reads the plugin directories and applies the difference: apps
+    /// added, removed (their stored items with them) or changed, each
+    /// announced on the bus. Runs on the scan queue.
+    func rescanNow(reason: String) {
+        let scan = PluginDirectories.scan(configuration.pluginDirectories)
+        report(scan.diagnostics)
+        let before = catalog.withLock { $0 }
+        var added: [AppSnapshot] = []
+        var changed: [AppSnapshot] = []
+        for bundle in scan.bundles {
+            if let current = before[bundle.appID.rawValue] {
+                if current.bundle != bundle {
+                    changed.append(AppSnapshot(bundle: bundle, dynamicItems: current.dynamicItems))
+                }
+            } else {
+                added.append(AppSnapshot(bundle: bundle, dynamicItems: loadStoredItems(bundle.appID)))
+            }
+        }
+        let present = Set(scan.bundles.map(\.appID.rawValue))
+        let removed = before.sorted.filter { !present.contains($0.id) }
+        guard !added.isEmpty || !changed.isEmpty || !removed.isEmpty else {
+            log(.debug, "\(reason); nothing changed")
+            return
+        }
+        catalog.withLock { catalog in
+            for app in added + changed { catalog.set(app) }
+            for app in removed { catalog.remove(app.id) }
+        }
+        for app in removed {
+            slots.withLock { _ = $0.removeValue(forKey: app.id) }
+            try? store.remove(app.bundle.appID)
+            try? connection.unexport(app.objectPath)
+            log(.info, "removed \(app.id) (\(app.bundle.url.path))")
+        }
+        for app in added {
+            try? connection.export([applicationInterface(app.id)], at: app.objectPath)
+            log(.info, "added \(app.id) from \(app.bundle.url.path)")
+        }
+        for app in changed {
+            try? connection.emitPropertiesChanged(
+                path: app.objectPath, interface: Self.applicationInterfaceName, names: ["Name", "Icon", "Version"])
+            log(.info, "reread \(app.id): its bundle changed")
+        }
+        if !added.isEmpty || !removed.isEmpty {
+            try? connection.emit(path: Self.rootPath, interface: Self.interfaceName, member: "ApplicationsChanged")
+        }
+        for app in added + changed + removed {
+            emitItemsChanged(app, removed: removed.contains { $0 === app })
+        }
+    }
+
+    private func emitItemsChanged(_ app: AppSnapshot, removed: Bool) {
+        if removed {
+            try? connection.emit(path: Self.rootPath, interface: Self.interfaceName, member: "ItemsChanged", [.string(app.id)])
+        } else {
+            emitItemsChanged(app)
+        }
+    }
+}

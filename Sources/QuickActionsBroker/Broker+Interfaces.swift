@@ -1,0 +1,130 @@
+import DBus
+
+/// The D-Bus API v1 declarations. dbus/org.quickactions.Broker1.xml and
+/// dbus/org.quickactions.Application1.xml document the same contract; a test
+/// checks that the broker's introspection matches them.
+extension Broker {
+    static let itemType = DBusType.dictionary(key: .string, value: .variant)
+    static let optionsType = DBusType.dictionary(key: .string, value: .variant)
+    static let performOutputs = [Argument("success", .boolean), Argument("result", .dictionary(key: .string, value: .variant))]
+
+    func rootInterface() -> Interface {
+        Interface(Self.interfaceName, methods: [
+            Method("ListApplications",
+                   outputs: [Argument("applications", .array(.structure([.string, .string, .string])))],
+                   annotations: [.documentation("(app id, display name, icon) of every app, sorted by app id.")]) { [weak self] _ in
+                [self?.listApplications() ?? .array(.structure([.string, .string, .string]), [])]
+            },
+            Method("GetItems",
+                   inputs: [Argument("app_id", .string), Argument("options", Self.optionsType)],
+                   outputs: [Argument("items", .array(Self.itemType))],
+                   annotations: [.documentation("One app's items in display order: static items in manifest order, then dynamic items.")]) { [weak self] call in
+                guard let self, case .string(let id) = call.arguments[0] else { return [.array(Self.itemType, [])] }
+                return [try getItems(id, options: CallOptions(call.arguments[1]))]
+            },
+            Method("GetAllItems",
+                   inputs: [Argument("options", Self.optionsType)],
+                   outputs: [Argument("items", .array(.structure([.string, .array(Self.itemType)])))],
+                   annotations: [.documentation("(app id, items) for every app, sorted by app id.")]) { [weak self] call in
+                guard let self else { return [.array(.structure([.string, .array(Self.itemType)]), [])] }
+                return [getAllItems(options: try CallOptions(call.arguments[0]))]
+            },
+            Method("Perform",
+                   inputs: [Argument("app_id", .string), Argument("type", .string), Argument("options", Self.optionsType)],
+                   outputs: Self.performOutputs,
+                   annotations: [.documentation("Performs one current item; answers when the plugin completes.")],
+                   handler: .deferred { [weak self] call, reply in
+                guard let self, case .string(let id) = call.arguments[0], case .string(let type) = call.arguments[1] else { return }
+                try perform(appID: id, type: type, options: call.arguments[2], call: call, reply: reply)
+            }),
+            Method("Reload", annotations: [.documentation("Re-reads the plugin directories now.")],
+                   handler: .deferred { [weak self] _, reply in
+                guard let self else { return }
+                scanQueue.async {
+                    self.rescanNow(reason: "Reload() was called")
+                    reply.send([])
+                }
+            }),
+        ], signals: [
+            Signal("ItemsChanged", arguments: [Argument("app_id", .string)],
+                   annotations: [.documentation("An app's items changed: dynamic items set, manifest edited, app added or removed.")]),
+            Signal("ApplicationsChanged", annotations: [.documentation("The set of apps changed.")]),
+        ], properties: [
+            Property("Version", type: .string, changeSignal: .constant, get: { .string(Broker.version) }),
+            Property("PendingPerforms", type: .uint32, changeSignal: .none,
+                     annotations: [.documentation("Performs received and not yet answered, for all callers.")],
+                     get: { [weak self] in .uint32(UInt32(clamping: self?.pending.count ?? 0)) }),
+        ])
+    }
+
+    func applicationInterface(_ id: String) -> Interface {
+        let locale = configuration.locale
+        let current: @Sendable () throws -> AppSnapshot = { [weak self] in
+            guard let app = self?.catalog.withLock({ $0[id] }) else { throw DBusError.unknownApplication(id) }
+            return app
+        }
+        return Interface(Self.applicationInterfaceName, methods: [
+            Method("Perform",
+                   inputs: [Argument("type", .string), Argument("options", Self.optionsType)],
+                   outputs: Self.performOutputs,
+                   annotations: [.documentation("The same as the root's Perform, for this app.")],
+                   handler: .deferred { [weak self] call, reply in
+                guard let self, case .string(let type) = call.arguments[0] else { return }
+                try perform(appID: id, type: type, options: call.arguments[1], call: call, reply: reply)
+            }),
+        ], properties: [
+            Property("Id", type: .string, changeSignal: .constant, get: { .string(id) }),
+            Property("Name", type: .string, get: { .string(try current().name(locale: locale)) }),
+            Property("Icon", type: .string, get: { .string(try current().icon) }),
+            Property("Version", type: .string, get: { .string(try current().version) }),
+            Property("Loaded", type: .boolean, get: { [weak self] in
+                .boolean(self?.slots.withLock { $0[id]?.plugin } != nil)
+            }),
+            Property("Items", type: .array(Self.itemType), get: {
+                .array(Self.itemType, try current().items(locale: locale))
+            }),
+        ])
+    }
+
+    func exportObjects() throws(DBusError) {
+        try connection.export([rootInterface()], at: Self.rootPath)
+        connection.addObjectManager(at: Self.rootPath)
+        for app in catalog.withLock({ $0.sorted }) {
+            try connection.export([applicationInterface(app.id)], at: app.objectPath)
+        }
+    }
+
+    // MARK: Listing
+
+    func listApplications() -> Value {
+        let locale = configuration.locale
+        let apps = catalog.withLock { $0.sorted }
+        return .array(.structure([.string, .string, .string]), apps.map { app in
+            .structure([.string(app.id), .string(app.name(locale: locale)), .string(app.icon)])
+        })
+    }
+
+    func getItems(_ id: String, options: CallOptions) throws(DBusError) -> Value {
+        guard let app = catalog.withLock({ $0[id] }) else { throw DBusError.unknownApplication(id) }
+        return .array(Self.itemType, app.items(locale: options.locale ?? configuration.locale, limit: options.limit))
+    }
+
+    func getAllItems(options: CallOptions) -> Value {
+        let locale = options.locale ?? configuration.locale
+        let apps = catalog.withLock { $0.sorted }
+        return .array(.structure([.string, .array(Self.itemType)]), apps.map { app in
+            .structure([.string(app.id), .array(Self.itemType, app.items(locale: locale, limit: options.limit))])
+        })
+    }
+
+    // MARK: Signals
+
+    func emitItemsChanged(_ app: AppSnapshot) {
+        do {
+            try connection.emit(path: Self.rootPath, interface: Self.interfaceName, member: "ItemsChanged", [.string(app.id)])
+            try connection.emitPropertiesChanged(path: app.objectPath, interface: Self.applicationInterfaceName, names: ["Items"])
+        } catch {
+            log(.warning, "cannot announce new items of \(app.id): \(error)")
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import DBus
+import Foundation
+import QuickActionsHost
+import QuickActionsModel
+
+extension Broker {
+    /// Perform(app_id, type, options): checks everything it can at once, then
+    /// hands the item to the plugin (loading it first when this is its first
+    /// Perform). The reply goes out when the plugin completes, when the
+    /// timeout passes, or never if the caller leaves the bus first.
+    func perform(appID: String, type: String, options raw: Value, call: MethodCall, reply: Reply) throws(DBusError) {
+        let options = try CallOptions(raw)
+        guard let app = catalog.withLock({ $0[appID] }) else { throw DBusError.unknownApplication(appID) }
+        let locale = options.locale ?? configuration.locale
+        guard let item = app.item(ofType: type, locale: locale) else { throw DBusError.unknownItem(type, app: appID) }
+        let caller = call.sender ?? ""
+        let timeout = options.timeoutMilliseconds ?? configuration.defaultTimeoutMilliseconds
+        guard let id = pending.add(reply: reply, caller: caller, app: appID, timeoutMilliseconds: timeout) else {
+            throw DBusError(.limitsExceeded,
+                "caller \(caller) already has \(PendingPerforms.perCallerLimit) Performs pending; wait for some to complete")
+        }
+        let request = PerformRequest(
+            item: item, resolvedIcon: app.resolvedIcon(of: item), arguments: options.arguments,
+            activationToken: options.activationToken)
+        log(.debug, "Perform \(appID) \(type) from \(caller)")
+        let slot = slot(for: app)
+        if let plugin = slot.plugin {
+            deliver(request, to: plugin, launching: false, id: id)
+            return
+        }
+        slot.queue.async { [self] in
+            if let plugin = slot.plugin {
+                deliver(request, to: plugin, launching: false, id: id)
+                return
+            }
+            let library = Quarantine.fingerprint(app.bundle.identity.executable)
+            if let crashes = quarantine.withLock({ $0.quarantined(appID, library: library) }) {
+                pending.take(id)?.reply.fail(DBusError(.pluginFailed,
+                    "\(appID) is quarantined: it crashed the broker \(crashes) times; "
+                        + "replace \(app.bundle.executableURL.path) to try it again"))
+                return
+            }
+            do {
+                // dlopen runs the library's constructors: plugin code too.
+                journal.set(appID, running: true)
+                let loaded = Result { () throws(PluginLoadError) -> LoadedPlugin in
+                    try LoadedPlugin.load(
+                        library: app.bundle.executableURL, bundle: app.bundle.url, appID: appID,
+                        dataDirectory: dataDirectory(of: appID), callbacks: callbacks(for: appID, slot: slot))
+                }
+                journal.set(appID, running: false)
+                let plugin = try loaded.get()
+                slot.set(plugin)
+                log(.info, "loaded \(appID) from \(app.bundle.executableURL.path)")
+                try? connection.emitPropertiesChanged(path: app.objectPath, interface: Self.applicationInterfaceName,
+                                                      names: ["Loaded"])
+                deliver(request, to: plugin, launching: true, id: id)
+            } catch {
+                log(.error, "cannot load \(appID): \(error)")
+                pending.take(id)?.reply.fail(DBusError(.pluginFailed, "\(appID) could not be loaded: \(error)"))
+            }
+        }
+    }
+
+    private func deliver(_ request: PerformRequest, to plugin: LoadedPlugin, launching: Bool, id: UInt64) {
+        let activation = Value.variant(.string(launching ? "launch" : "resume"))
+        let completion: @Sendable (PerformOutcome) -> Void = { [weak self] outcome in
+            guard let entry = self?.pending.take(id) else { return }
+            var result = [DictionaryEntry(.string("activation"), activation)]
+            if let message = outcome.message {
+                result.insert(DictionaryEntry(.string("message"), .variant(.string(message))), at: 0)
+            }
+            entry.reply.send([.boolean(outcome.success), .dictionary(key: .string, value: .variant, result)])
+        }
+        let ticket = launching
+            ? plugin.launch(request, completion: completion)
+            : plugin.perform(request, completion: completion)
+        if !pending.attach(ticket, to: id) {
+            ticket.abandon()
+        }
+    }
+
+    /// The app's slot, made on first use; a new one when its library changed
+    /// on disk (the old plugin stays mapped: Swift code is never unloaded).
+    func slot(for app: AppSnapshot) -> PluginSlot {
+        let executable = app.bundle.identity.executable
+        return slots.withLock { slots in
+            if let slot = slots[app.id], slot.executable == executable { return slot }
+            let made = PluginSlot(appID: app.id, executable: executable)
+            slots[app.id] = made
+            return made
+        }
+    }
+
+    /// Where a plugin keeps its own files: `<state dir>/data/<app id>`.
+    func dataDirectory(of appID: String) -> URL {
+        configuration.stateDirectory.appendingPathComponent("data").appendingPathComponent(appID)
+    }
+
+    private func callbacks(for appID: String, slot: PluginSlot) -> PluginCallbacks {
+        PluginCallbacks(
+            setDynamicItems: { [weak self] items throws(DynamicItemsRejection) in
+                guard let self else { throw DynamicItemsRejection("the broker is stopping") }
+                try setDynamicItems(items, for: appID, slot: slot)
+            },
+            log: { [weak self] record in
+                let level: Log.Level = switch record.level {
+                case .debug: .debug
+                case .info: .info
+                case .warning: .warning
+                case .error: .error
+                }
+                self?.log(level, record.description)
+            },
+            runningPluginCode: { [journal] running in
+                journal.set(appID, running: running)
+            })
+    }
+
+    /// A plugin replaced its dynamic items: check, store atomically, then
+    /// show them. One app's updates are serialised so the store and what the
+    /// broker lists always agree.
+    func setDynamicItems(_ items: [ShortcutItem], for appID: String, slot: PluginSlot) throws(DynamicItemsRejection) {
+        let updated: AppSnapshot = try slot.updates.withLock { _ throws(DynamicItemsRejection) -> AppSnapshot in
+            guard let app = catalog.withLock({ $0[appID] }) else {
+                throw DynamicItemsRejection("\(appID) is no longer installed")
+            }
+            do {
+                try store.save(items, for: app.bundle.appID)
+            } catch {
+                throw DynamicItemsRejection("\(error)")
+            }
+            let updated = app.replacing(dynamicItems: items)
+            catalog.withLock { $0.set(updated) }
+            return updated
+        }
+        log(.info, "\(appID) set \(items.count) dynamic item(s)")
+        emitItemsChanged(updated)
+    }
+}

@@ -1,0 +1,49 @@
+import DBus
+import Foundation
+import QuickActionsModel
+
+/// Everything the broker needs to know to start, decided by `quickactionsd`'s
+/// command line and environment.
+public struct BrokerConfiguration: Sendable {
+    public var bus: Connection.Bus
+    /// Plugin directories in order of precedence.
+    public var pluginDirectories: [URL]
+    /// Where dynamic items (and plugins' data folders) live.
+    public var stateDirectory: URL
+    /// Perform's default timeout when the caller gives none.
+    public var defaultTimeoutMilliseconds: UInt32
+    /// Take the name from a running broker.
+    public var replace: Bool
+    public var verbose: Bool
+    /// The locale used when a call gives none, and for the Items property.
+    public var locale: String
+    /// Watch the plugin directories with inotify.
+    public var watchDirectories: Bool
+
+    public init(
+        bus: Connection.Bus, pluginDirectories: [URL], stateDirectory: URL,
+        defaultTimeoutMilliseconds: UInt32 = 20_000, replace: Bool = false, verbose: Bool = false,
+        locale: String = BrokerConfiguration.locale(from: ProcessInfo.processInfo.environment),
+        watchDirectories: Bool = true
+    ) {
+        self.bus = bus
+        self.pluginDirectories = pluginDirectories
+        self.stateDirectory = stateDirectory
+        self.defaultTimeoutMilliseconds = defaultTimeoutMilliseconds
+        self.replace = replace
+        self.verbose = verbose
+        self.locale = locale
+        self.watchDirectories = watchDirectories
+    }
+
+    /// The user's message locale: LC_ALL, else LC_MESSAGES, else LANG, else "C".
+    public static func locale(from environment: [String: String]) -> String {
+        for key in ["LC_ALL", "LC_MESSAGES", "LANG"] {
+            if let value = environment[key], !value.isEmpty { return value }
+        }
+        return "C"
+    }
+
+    /// Perform's timeout range (`timeout-ms` and `--timeout-ms`).
+    public static let timeoutRange: ClosedRange<UInt32> = 1...600_000
+}

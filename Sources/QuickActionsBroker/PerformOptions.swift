@@ -1,0 +1,52 @@
+import DBus
+import QuickActionsModel
+
+/// The `a{sv}` options of GetItems, GetAllItems and Perform, checked once at
+/// the edge: a known option of the wrong type is refused naming it, an
+/// unknown option is ignored.
+struct CallOptions: Sendable {
+    var locale: String?
+    var limit: UInt32?
+    var timeoutMilliseconds: UInt32?
+    var arguments: UserInfo = [:]
+    var activationToken: String?
+
+    init(_ value: Value) throws(DBusError) {
+        guard case .dictionary(.string, .variant, let entries) = value else {
+            throw DBusError.invalidArgs("options must be a{sv}, got \"\(value.type.signature)\"")
+        }
+        for entry in entries {
+            guard case .string(let key) = entry.key, case .variant(let option) = entry.value else { continue }
+            switch key {
+            case "locale":
+                guard case .string(let text) = option else { throw Self.wrongType(key, "s", option) }
+                locale = text.isEmpty ? nil : text
+            case "limit":
+                guard case .uint32(let number) = option else { throw Self.wrongType(key, "u", option) }
+                limit = number
+            case "timeout-ms":
+                guard case .uint32(let number) = option else { throw Self.wrongType(key, "u", option) }
+                guard BrokerConfiguration.timeoutRange.contains(number) else {
+                    throw DBusError.invalidArgs("option \"timeout-ms\" is \(number); it must be 1 to 600000")
+                }
+                timeoutMilliseconds = number
+            case "arguments":
+                arguments = try UserInfoConversion.userInfo(option, option: "arguments")
+                let size = arguments.values.reduce(0) { $0 + DynamicItemCoder.encodedSize(of: $1) }
+                guard size <= ItemLimits.maximumUserInfoBytes else {
+                    throw DBusError.invalidArgs(
+                        "option \"arguments\" is \(size) bytes encoded, more than \(ItemLimits.maximumUserInfoBytes)")
+                }
+            case "activation-token":
+                guard case .string(let text) = option else { throw Self.wrongType(key, "s", option) }
+                activationToken = text
+            default:
+                continue
+            }
+        }
+    }
+
+    private static func wrongType(_ key: String, _ expected: String, _ got: Value) -> DBusError {
+        DBusError.invalidArgs("option \"\(key)\" must have type \"\(expected)\", got \"\(got.type.signature)\"")
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import Glibc
+import QuickActionsTestSupport
+import Testing
+
+/// A plugin that crashes the broker: D-Bus activation brings the broker
+/// back, stored items survive, and after three crashes the plugin is
+/// quarantined until its library changes.
+@Suite struct CrashQuarantineTests {
+    static let crashApp = TestBundle(
+        appID: "org.example.crash", library: "QATestCrashPlugin", name: "Crashes",
+        items: [TestBundle.item("crash", "Crash"), TestBundle.item("hello", "Hello")])
+
+    @Test func aCrashingPluginIsQuarantinedAfterThreeCrashes() async throws {
+        let bus = try TestBus()
+        let plugins = bus.directory.appendingPathComponent("plugins")
+        let state = bus.directory.appendingPathComponent("state")
+        try FileManager.default.createDirectory(at: plugins, withIntermediateDirectories: true)
+        try Fixtures.swiftApp.write(into: plugins)
+        let crashBundle = try Self.crashApp.write(into: plugins)
+        // Activation starts the broker; the Swift runtime's crash backtrace is
+        // turned off so a crash ends the process at once.
+        try """
+            [D-BUS Service]
+            Name=org.quickactions.Broker1
+            Exec=/usr/bin/env SWIFT_BACKTRACE=enable=no \(PackagePaths.executable("quickactionsd").path) --plugins \(plugins.path) --state-dir \(state.path)
+            """.write(to: bus.serviceDirectory.appendingPathComponent("org.quickactions.Broker1.service"),
+                      atomically: true, encoding: .utf8)
+        func call(_ arguments: [String]) async throws -> CommandResult {
+            try await Command.run("busctl", ["--address=\(bus.address)", "--json=short", "call", "--",
+                                             "org.quickactions.Broker1", "/org/quickactions/Broker1",
+                                             "org.quickactions.Broker1"] + arguments, timeout: .seconds(60))
+        }
+
+        let stored = try BusctlReply(try await call(["Perform", "ssa{sv}", "org.example.swift", "echo-items", "0"]))
+        #expect(stored.data.first as? Bool == true)
+
+        for attempt in 1...3 {
+            let crashed = try await call(["Perform", "ssa{sv}", "org.example.crash", "crash", "0"])
+            #expect(crashed.status != 0, "attempt \(attempt): \(crashed)")
+        }
+        let refused = try await call(["Perform", "ssa{sv}", "org.example.crash", "hello", "0"])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("quarantined"), "\(refused)")
+        #expect(refused.stderr.contains("3 times"))
+
+        // Stored dynamic items came through every crash.
+        let items = try BusctlReply(try await call(["GetItems", "sa{sv}", "org.example.swift", "0"]))
+        let dynamic = (items.data.first as? [Any] ?? []).compactMap(ItemJSON.init).filter { $0.string("origin") == "dynamic" }
+        #expect(dynamic.map { $0.string("type") } == ["echo-items", "arguments"])
+
+        // A new library file lifts the quarantine.
+        let library = crashBundle.appendingPathComponent(Self.crashApp.executable)
+        let copy = crashBundle.appendingPathComponent("replacement.so")
+        try FileManager.default.copyItem(at: library, to: copy)
+        #expect(rename(copy.path, library.path) == 0)
+        _ = try await call(["Reload"])
+        let alive = try BusctlReply(try await call(["Perform", "ssa{sv}", "org.example.crash", "hello", "0"]))
+        #expect(alive.data.first as? Bool == true)
+        bus.stop()
+    }
+}

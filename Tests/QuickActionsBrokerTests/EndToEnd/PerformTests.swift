@@ -1,0 +1,247 @@
+import DBus
+import Foundation
+import QuickActionsTestSupport
+import Testing
+
+/// Perform end to end: launch and resume, completions, timeouts, failures,
+/// dynamic items and their signals.
+@Suite struct PerformTests {
+    static let broker: BusName = "org.quickactions.Broker1"
+    static let root: ObjectPath = "/org/quickactions/Broker1"
+    static let interface: InterfaceName = "org.quickactions.Broker1"
+
+    static func options(_ entries: [(String, Value)] = []) -> Value {
+        .dictionary(key: .string, value: .variant, entries.map { DictionaryEntry(.string($0.0), .variant($0.1)) })
+    }
+
+    static func perform(
+        _ client: Connection, _ app: String, _ type: String, _ options: Value = options()
+    ) async throws(DBusError) -> (success: Bool, result: [String: Value]) {
+        let reply = try await client.call(destination: broker, path: root, interface: interface, member: "Perform",
+                                          [.string(app), .string(type), options], timeout: .seconds(30))
+        guard reply.count == 2, case .boolean(let success) = reply[0],
+              case .dictionary(_, _, let entries) = reply[1] else {
+            throw DBusError(.failed, "unexpected Perform reply \(reply)")
+        }
+        var result: [String: Value] = [:]
+        for entry in entries {
+            if case .string(let key) = entry.key { result[key] = entry.value.unwrappedVariant }
+        }
+        return (success, result)
+    }
+
+    @Test func busctlPerformLaunchesThenResumes() async throws {
+        let harness = try await BrokerHarness(bundles: [Fixtures.swiftApp])
+        let first = try BusctlReply(try await harness.call("Perform", "ssa{sv}", ["org.example.swift", "hello", "0"]))
+        #expect(first.type == "ba{sv}")
+        #expect(first.data.first as? Bool == true)
+        let firstResult = first.data.last as? [String: Any]
+        #expect((firstResult?["activation"] as? [String: Any])?["data"] as? String == "launch")
+        #expect((firstResult?["message"] as? [String: Any])?["data"] as? String == "calls=launch:hello,perform:hello")
+        let second = try BusctlReply(try await harness.call("Perform", "ssa{sv}", ["org.example.swift", "hello", "0"]))
+        let secondResult = second.data.last as? [String: Any]
+        #expect((secondResult?["activation"] as? [String: Any])?["data"] as? String == "resume")
+        #expect((secondResult?["message"] as? [String: Any])?["data"] as? String
+                == "calls=launch:hello,perform:hello,perform:hello")
+        let loaded = try await harness.busctl(["get-property", BrokerHarness.busName,
+                                               "/org/quickactions/Broker1/apps/org_2eexample_2eswift",
+                                               "org.quickactions.Application1", "Loaded"])
+        #expect(loaded.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "b true")
+    }
+
+    @Test func anItemHandledAtLaunchIsNotPerformedAgain() async throws {
+        let harness = try await BrokerHarness(bundles: [Fixtures.swiftApp])
+        let client = try Connection(.address(harness.bus.address))
+        let launched = try await Self.perform(client, "org.example.swift", "launch-handled")
+        #expect(launched.success)
+        #expect(launched.result["activation"] == .string("launch"))
+        #expect(launched.result["message"] == .string("calls=launch:launch-handled"))
+        let resumed = try await Self.perform(client, "org.example.swift", "hello")
+        #expect(resumed.result["message"] == .string("calls=launch:launch-handled,perform:hello"))
+    }
+
+    @Test func theApplicationObjectPerformsToo() async throws {
+        let harness = try await BrokerHarness(bundles: [Fixtures.cApp])
+        let result = try await harness.busctl(["--json=short", "call", BrokerHarness.busName,
+                                               "/org/quickactions/Broker1/apps/org_2eexample_2ec",
+                                               "org.quickactions.Application1", "Perform", "sa{sv}", "succeed", "0"])
+        let reply = try BusctlReply(result)
+        #expect(reply.data.first as? Bool == true)
+        let fields = reply.data.last as? [String: Any]
+        #expect((fields?["activation"] as? [String: Any])?["data"] as? String == "launch")
+    }
+
+    @Test func aNeverCompletingPluginTimesOutWithoutDelayingOthers() async throws {
+        let harness = try await BrokerHarness(bundles: [Fixtures.swiftApp, Fixtures.cApp])
+        let client = try Connection(.address(harness.bus.address))
+        _ = try await Self.perform(client, "org.example.swift", "hello")
+        async let stuck = Self.perform(client, "org.example.swift", "never", Self.options([("timeout-ms", .uint32(3000))]))
+        // While the stuck call waits, the other app and listing answer.
+        for _ in 0..<20 {
+            let other = try await Self.perform(client, "org.example.c", "succeed")
+            #expect(other.success)
+            let listed = try await client.call(destination: Self.broker, path: Self.root, interface: Self.interface,
+                                               member: "GetAllItems", [Self.options()])
+            #expect(listed.count == 1)
+        }
+        do {
+            let answer = try await stuck
+            Issue.record("a never-completing Perform returned \(answer)")
+        } catch let error as DBusError {
+            #expect(error.name == "org.quickactions.Error.Timeout")
+            #expect(error.message.contains("3000 ms"))
+        }
+    }
+
+    @Test func aPluginThatFailsToInitialiseGivesPluginFailed() async throws {
+        let harness = try await BrokerHarness(bundles: [Fixtures.brokenApp])
+        let client = try Connection(.address(harness.bus.address))
+        do {
+            _ = try await Self.perform(client, "org.example.broken", "hello")
+            Issue.record("a plugin whose init fails performed")
+        } catch {
+            #expect(error.name == "org.quickactions.Error.PluginFailed")
+            #expect(error.message.contains("org.example.broken"))
+            #expect(error.message.contains("libQATestInitFails.so"))
+        }
+    }
+
+    @Test func aSecondCompletionIsDroppedAndTheFirstAnswers() async throws {
+        let harness = try await BrokerHarness(bundles: [Fixtures.swiftApp])
+        let client = try Connection(.address(harness.bus.address))
+        let result = try await Self.perform(client, "org.example.swift", "twice")
+        #expect(result.success)
+        #expect(result.result["message"] == .string("first"))
+        #expect(await eventually { harness.log.contains("called again") }, "\(harness.log)")
+    }
+
+    @Test func dynamicItemsAppearWithSignalsAndArgumentsReachThePlugin() async throws {
+        let harness = try await BrokerHarness(bundles: [Fixtures.swiftApp])
+        let client = try Connection(.address(harness.bus.address))
+        let signals = AsyncStream<String>.makeStream()
+        let itemsChanged = try await client.subscribe(MatchRule(interface: Self.interface, member: "ItemsChanged")) { message in
+            signals.continuation.yield("ItemsChanged \((try? message.arguments())?.first?.string ?? "")")
+        }
+        let propertiesChanged = try await client.subscribe(
+            MatchRule(path: "/org/quickactions/Broker1/apps/org_2eexample_2eswift",
+                      interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged")
+        ) { message in
+            guard let values = try? message.arguments(), case .dictionary(_, _, let entries) = values[1] else { return }
+            signals.continuation.yield("PropertiesChanged " + entries.compactMap { $0.key.string }.sorted().joined(separator: ","))
+        }
+        let arguments = Self.options([
+            ("text", .string("hi")), ("count", .int32(7)), ("big", .uint64(1 << 40)), ("ratio", .double(0.25)),
+            ("on", .boolean(true)), ("bytes", .array(.byte, [.byte(1), .byte(2)])),
+            ("list", .array(.string, [.string("a"), .string("b")])),
+            ("nested", Self.options([("deep", .variant(.int16(-3)))])),
+        ])
+        let result = try await Self.perform(client, "org.example.swift", "echo-items", Self.options([
+            ("arguments", arguments), ("activation-token", .string("token-1")),
+        ]))
+        #expect(result.success)
+        var seen: [String] = []
+        var iterator = signals.stream.makeAsyncIterator()
+        while seen.count < 3, let next = await iterator.next() { seen.append(next) }
+        #expect(seen.contains("PropertiesChanged Loaded"))
+        #expect(seen.contains("ItemsChanged org.example.swift"))
+        #expect(seen.contains("PropertiesChanged Items"))
+
+        let items = try await client.call(destination: Self.broker, path: Self.root, interface: Self.interface,
+                                          member: "GetItems", [.string("org.example.swift"), Self.options()])
+        guard case .array(_, let list)? = items.first else {
+            Issue.record("GetItems returned \(items)")
+            return
+        }
+        let dynamic = list.filter { $0.dictionary?[.string("origin")]?.string == "dynamic" }
+        #expect(dynamic.count == 2)
+        #expect(list.count == 7)
+        let echoed = try #require(dynamic.last?.dictionary)
+        #expect(echoed[.string("type")]?.string == "arguments")
+        #expect(echoed[.string("title")]?.string == "token-1")
+        let info = try #require(echoed[.string("user-info")]?.dictionary)
+        #expect(info[.string("text")]?.unwrappedVariant == .string("hi"))
+        #expect(info[.string("count")]?.unwrappedVariant == .int64(7))
+        #expect(info[.string("big")]?.unwrappedVariant == .int64(1 << 40))
+        #expect(info[.string("ratio")]?.unwrappedVariant == .double(0.25))
+        #expect(info[.string("on")]?.unwrappedVariant == .boolean(true))
+        #expect(info[.string("bytes")]?.unwrappedVariant == .array(.byte, [.byte(1), .byte(2)]))
+        #expect(info[.string("list")]?.unwrappedVariant == .array(.variant, [.variant(.string("a")), .variant(.string("b"))]))
+        #expect(info[.string("nested")]?.dictionary?[.string("deep")]?.unwrappedVariant == .int64(-3))
+        itemsChanged.cancel()
+        propertiesChanged.cancel()
+    }
+
+    @Test func everyConcurrentPerformIsAnsweredExactlyOnce() async throws {
+        let harness = try await BrokerHarness(bundles: [Fixtures.swiftApp, Fixtures.cApp])
+        let script = PackagePaths.root.appendingPathComponent("Tests/QuickActionsBrokerTests/Scripts/concurrent_performs.py")
+        let result = try await Command.run("/usr/bin/python3", [script.path, "300"], environment: harness.bus.environment(),
+                                           timeout: .seconds(120))
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("answered 300 of 300 exactly once"), "\(result)")
+    }
+
+    @Test func aCallerThatLeavesHasItsPendingPerformsDropped() async throws {
+        let harness = try await BrokerHarness(bundles: [Fixtures.swiftApp])
+        let client = try Connection(.address(harness.bus.address))
+        _ = try await Self.perform(client, "org.example.swift", "hello")
+        let leaver = try Connection(.address(harness.bus.address))
+        for _ in 0..<50 {
+            let message = try Message.methodCall(destination: Self.broker, path: Self.root, interface: Self.interface,
+                                                 member: "Perform")
+            try message.append([.string("org.example.swift"), .string("never"), Self.options()])
+            leaver.call(message, timeout: .seconds(60)) { _ in }
+        }
+        // The broker has them all once a later call from the same caller is answered.
+        _ = try await leaver.call(destination: Self.broker, path: Self.root, interface: Self.interface,
+                                  member: "ListApplications")
+        leaver.close()
+        #expect(await eventually { harness.log.contains("dropped its 50 pending Perform(s)") }, "\(harness.log)")
+        let after = try await Self.perform(client, "org.example.swift", "hello")
+        #expect(after.success)
+    }
+
+    @Test func moreThan256PendingFromOneCallerGetLimitsExceeded() async throws {
+        let harness = try await BrokerHarness(bundles: [Fixtures.swiftApp])
+        let greedy = try Connection(.address(harness.bus.address))
+        let polite = try Connection(.address(harness.bus.address))
+        _ = try await Self.perform(polite, "org.example.swift", "hello")
+        let outcomes = Outcomes()
+        for _ in 0..<300 {
+            let message = try Message.methodCall(destination: Self.broker, path: Self.root, interface: Self.interface,
+                                                 member: "Perform")
+            try message.append([.string("org.example.swift"), .string("never"), Self.options()])
+            greedy.call(message, timeout: .seconds(60)) { result in
+                if case .failure(let error) = result { outcomes.record(error.name.rawValue) }
+            }
+        }
+        #expect(await eventually { outcomes.count == 44 }, "\(outcomes.names)")
+        #expect(outcomes.names == Set(["org.freedesktop.DBus.Error.LimitsExceeded"]))
+        // Another caller is unaffected.
+        let other = try await Self.perform(polite, "org.example.swift", "hello")
+        #expect(other.success)
+        greedy.close()
+    }
+}
+
+final class Outcomes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var recorded: [String] = []
+
+    func record(_ name: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        recorded.append(name)
+    }
+
+    var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return recorded.count
+    }
+
+    var names: Set<String> {
+        lock.lock()
+        defer { lock.unlock() }
+        return Set(recorded)
+    }
+}

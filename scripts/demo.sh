@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The main job on an embedded default: build, assemble the example plugins,
+# start the broker with them, list every item and perform one.
+#
+# The broker runs on your session bus when there is one and nobody owns
+# org.quickactions.Broker1 there yet; otherwise on a private bus this script
+# starts itself. Either way the broker (and the private bus) stop at the end.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/ensure-deps.sh
+echo "==> Building"
+swift build --product quickactionsd >/dev/null
+swift build --product quickactions >/dev/null
+swift build --product quickactions-bundle >/dev/null
+for product in QuickActionsExampleContacts QuickActionsExampleStacks QuickActionsExampleMusic QuickActionsExampleFavorites; do
+  swift build --product "$product" >/dev/null
+done
+bin=$(swift build --show-bin-path)
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/quickactions-demo.XXXXXX")
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+echo "==> Assembling the example plugins into $work/plugins"
+"$bin/quickactions-bundle" --products "$bin" --output "$work/plugins" >/dev/null
+
+address=""
+if [[ -n ${DBUS_SESSION_BUS_ADDRESS:-} ]] && busctl --user status org.freedesktop.DBus >/dev/null 2>&1 \
+   && ! busctl --user status org.quickactions.Broker1 >/dev/null 2>&1; then
+  echo "==> Using your session bus"
+  address=$DBUS_SESSION_BUS_ADDRESS
+else
+  echo "==> Starting a private bus"
+  dbus-daemon --session --nofork --print-address=3 3>"$work/address" &
+  pids+=($!)
+  for _ in $(seq 100); do [[ -s $work/address ]] && break; sleep 0.05; done
+  address=$(head -n1 "$work/address")
+fi
+
+echo "==> Starting quickactionsd"
+"$bin/quickactionsd" --address "$address" --plugins "$work/plugins" --state-dir "$work/state" 2>"$work/broker.log" &
+pids+=($!)
+for _ in $(seq 200); do
+  busctl --address="$address" status org.quickactions.Broker1 >/dev/null 2>&1 && break
+  sleep 0.05
+done
+
+qa() { "$bin/quickactions" --address "$address" "$@"; }
+echo "==> quickactions list"
+qa list
+echo
+echo "==> quickactions invoke com.example.contacts SearchAction"
+qa invoke com.example.contacts SearchAction
+echo
+echo "==> The same through busctl"
+busctl --address="$address" call org.quickactions.Broker1 /org/quickactions/Broker1 \
+  org.quickactions.Broker1 Perform ssa{sv} com.example.contacts ShareAction 0

@@ -70,7 +70,7 @@ struct BrokerBenchmark {
 
         progress("broker: GetItems, idle memory and \(options.performsForMemory) Performs with \(most) bundles")
         let broker = try startBroker(plugins: [listingFolder(most), performFolder()], label: "broker-memory")
-        defer { broker.stop() }
+        defer { broker.stop() }  // Also on failure; stopping twice is harmless.
         usleep(500_000)
         let idle = broker.residentBytes ?? 0
         let getItems = try LoadGenerator.run(
@@ -86,6 +86,7 @@ struct BrokerBenchmark {
                                   label: "broker Performs for memory")
         usleep(200_000)
         let after = broker.residentBytes ?? 0
+        broker.stop()
 
         let (launch, resume) = try LaunchBenchmark(benchmark: self).run()
         return BrokerResults(

@@ -11,6 +11,7 @@ final class Subject {
     let process: ManagedProcess
     /// The responder's own pid (not its lifeline wrapper's).
     let pid: pid_t
+    private let connection: Connection
 
     /// Starts `arguments[0]` with the rest as its arguments and waits until it owns `busName`.
     init(
@@ -20,6 +21,7 @@ final class Subject {
         guard let executable = command.first else { throw .subject(name: name, reason: "no command") }
         self.name = name
         self.busName = busName
+        self.connection = connection
         do {
             process = try ManagedProcess(
                 executable, Array(command.dropFirst()), environment: environment, directory: directory, name: name)
@@ -30,15 +32,16 @@ final class Subject {
             throw .subject(name: name, reason: "\(executable) did not start: \(process.standardError)")
         }
         self.pid = pid
-        try Self.waitForName(busName, of: process, label: name, connection: connection, timeout: timeout)
+        try Self.waitForName(busName, of: process, pid: pid, label: name, connection: connection, timeout: timeout)
     }
 
-    /// Polls the bus until `busName` has an owner; fails when the process ends first.
+    /// Polls the bus until process `pid` owns `busName`; fails when the process ends first.
     static func waitForName(
-        _ busName: BusName, of process: ManagedProcess, label: String, connection: Connection, timeout: Duration
+        _ busName: BusName, of process: ManagedProcess, pid: pid_t, label: String, connection: Connection,
+        timeout: Duration
     ) throws(BenchError) {
         let deadline = ContinuousClock.now + timeout
-        while connection.currentOwner(of: busName) == nil {
+        while connection.currentOwner(of: busName).flatMap({ connection.processID(of: $0) }) != pid {
             if let status = process.exitStatus {
                 throw .subject(name: label, reason: "exited with status \(status) before owning \(busName.rawValue): "
                     + process.standardError.suffix(2000))
@@ -53,7 +56,14 @@ final class Subject {
     /// Resident memory now, in bytes.
     var residentBytes: Double? { ProcessStats.residentBytes(pid) }
 
+    /// Ends the process and waits (up to 5 s) until the bus has taken its name
+    /// back, so a successor can own it.
     func stop() {
         process.stop()
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline,
+              let owner = connection.currentOwner(of: busName), connection.processID(of: owner) == pid {
+            usleep(1_000)
+        }
     }
 }

@@ -23,8 +23,5 @@ demo:
 # adds its results to BENCHMARKS.md. About a minute on 2 cores.
 .PHONY: bench
 bench: deps
-	$(SWIFT) build -c release --product quickactionsd
-	$(SWIFT) build -c release --product QABenchPlugin
-	$(SWIFT) build -c release --product qa-bench-floor
-	$(SWIFT) build -c release --product quickactions-bench
+	$(SWIFT) build -c release
 	.build/release/quickactions-bench --write BENCHMARKS.md

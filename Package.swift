@@ -73,7 +73,8 @@ var package = Package(
             linkerSettings: [.linkedLibrary("dbus-1")]
         ),
         .executableTarget(
-            name: "quickactions-bench", dependencies: ["DBus", "QuickActionsTestSupport"], swiftSettings: strict),
+            name: "quickactions-bench", dependencies: ["DBus", "QuickActionsBroker", "QuickActionsTestSupport"],
+            swiftSettings: strict),
 
         // MARK: Test support and tests
         .target(name: "QuickActionsTestSupport", swiftSettings: strict),

@@ -1,9 +1,9 @@
 /// The command line of `quickactions-bench run` (the default command).
 struct BenchOptions {
-    var rounds = 5
+    var rounds = 7
     var depth = 64
-    var sequentialCalls = 4_000
-    var pipelinedCalls = 20_000
+    var sequentialCalls = 3_000
+    var pipelinedCalls = 15_000
     var warmupCalls = 2_000
     /// Bundle counts for the start-up measurement; the last one is also
     /// used for listing and idle memory.
@@ -22,7 +22,9 @@ struct BenchOptions {
 
         USAGE: quickactions-bench [run] [options]
                quickactions-bench echo-responder ADDRESS NAME
-               quickactions-bench drive ADDRESS NAME CALLS DEPTH
+               quickactions-bench drive ADDRESS NAME CALLS DEPTH [Perform|GetItems|GetAllItems]
+               quickactions-bench make-bundles DIR COUNT
+               quickactions-bench host-broker ADDRESS STATE_DIR PLUGIN_DIR...
 
         Starts a private dbus-daemon (dbus/test-bus.conf), the C floor responder
         (qa-bench-floor), the Swift binding's echo responder and the broker
@@ -32,9 +34,9 @@ struct BenchOptions {
         launch and memory. Prints a report (or JSON) on stdout, progress on stderr.
 
         OPTIONS:
-          --rounds N            alternating rounds (default 5)
-          --sequential N        calls per sequential run (default 4000)
-          --pipelined N         calls per pipelined run (default 20000)
+          --rounds N            alternating rounds (default 7)
+          --sequential N        calls per sequential run (default 3000)
+          --pipelined N         calls per pipelined run (default 15000)
           --depth N             calls in flight when pipelined (default 64)
           --startup-bundles L   comma-separated bundle counts for start-up (default 0,100,1000)
           --memory-performs N   Performs before the second memory reading (default 100000)
@@ -44,9 +46,12 @@ struct BenchOptions {
           --json                print the results as JSON instead of the report
           -h, --help            show this help
 
-        echo-responder runs the Swift echo responder on its own; drive sends CALLS
-        Performs (DEPTH in flight) to a responder started by hand, e.g. under
-        valgrind --tool=callgrind, and prints one line of results.
+        For profiling a responder started by hand (e.g. under valgrind
+        --tool=callgrind): echo-responder runs the Swift echo responder; drive
+        sends CALLS calls (DEPTH in flight) and prints one line of results;
+        make-bundles writes COUNT listing bundles and the Perform bundle into DIR;
+        host-broker runs the broker in this process (quickactionsd's async main
+        cannot run under valgrind 3.19).
 
         EXAMPLES:
           swift build -c release && .build/release/quickactions-bench --write BENCHMARKS.md

@@ -13,6 +13,8 @@ struct BrokerBenchmark {
     let bus: TestBus
     let connection: Connection
     let work: URL
+    /// The dbus-daemon's pid, for its CPU time and bytes.
+    let busPID: pid_t?
     let progress: (String) -> Void
 
     /// The folder holding `count` listing bundles, generated on first use.
@@ -74,11 +76,7 @@ struct BrokerBenchmark {
         usleep(500_000)
         let idle = broker.residentBytes ?? 0
         let getItems = try LoadGenerator.run(
-            CallTemplate(destination: Self.busName, path: "/org/quickactions/Broker1",
-                         interface: "org.quickactions.Broker1", member: "GetItems",
-                         arguments: [.string(BundleGenerator.listingAppID(most / 2)),
-                                     .dictionary(key: .string, value: .variant, [])],
-                         replySignature: "aa{sv}"),
+            .getItems(destination: Self.busName, appID: BundleGenerator.listingAppID(most / 2)),
             on: connection, calls: options.getItemsCalls, depth: 1, label: "broker GetItems")
         let performs = CallTemplate.perform(
             destination: Self.busName, appID: BundleGenerator.performAppID, type: BundleGenerator.performType)

@@ -22,6 +22,22 @@ struct CallTemplate: Sendable {
             replySignature: "ba{sv}")
     }
 
+    /// `GetItems(app_id, {})` on the broker.
+    static func getItems(destination: BusName, appID: String) -> CallTemplate {
+        CallTemplate(
+            destination: destination, path: "/org/quickactions/Broker1", interface: "org.quickactions.Broker1",
+            member: "GetItems", arguments: [.string(appID), .dictionary(key: .string, value: .variant, [])],
+            replySignature: "aa{sv}")
+    }
+
+    /// `GetAllItems({})` on the broker.
+    static func getAllItems(destination: BusName) -> CallTemplate {
+        CallTemplate(
+            destination: destination, path: "/org/quickactions/Broker1", interface: "org.quickactions.Broker1",
+            member: "GetAllItems", arguments: [.dictionary(key: .string, value: .variant, [])],
+            replySignature: "a(saa{sv})")
+    }
+
     func message() throws(DBusError) -> Message {
         let message = try Message.methodCall(destination: destination, path: path, interface: interface, member: member)
         try message.append(arguments)
@@ -38,6 +54,8 @@ struct LoadRun: Sendable {
     let latencies: [Double]
     /// CPU seconds each watched process used during the run.
     let cpu: [String: Double]
+    /// Context switches of each watched process during the run.
+    let contextSwitches: [String: Double]
 
     var callsPerSecond: Double { seconds > 0 ? Double(calls) / seconds : 0 }
 }
@@ -62,6 +80,7 @@ enum LoadGenerator {
         let waited = driver.done.wait(timeout: .now() + .nanoseconds(Int(timeout.components.seconds) * 1_000_000_000))
         let end = monotonicNanoseconds()
         let cpu = meter.used()
+        let switches = meter.contextSwitches()
         let outcome = driver.state.withLock { state in
             (state.completed, state.failures, state.firstFailure, state.latencies)
         }
@@ -71,7 +90,8 @@ enum LoadGenerator {
         if outcome.1 > 0 {
             throw .calls(subject: label, reason: "\(outcome.1) of \(calls) calls failed; first: \(outcome.2 ?? "?")")
         }
-        return LoadRun(calls: calls, depth: depth, seconds: Double(end - start) / 1e9, latencies: outcome.3, cpu: cpu)
+        return LoadRun(calls: calls, depth: depth, seconds: Double(end - start) / 1e9, latencies: outcome.3, cpu: cpu,
+                       contextSwitches: switches)
     }
 }
 

@@ -17,6 +17,22 @@ enum ProcessStats {
         return (user + system) / ticksPerSecond
     }
 
+    /// Context switches (voluntary and not) of the threads the process has now.
+    static func contextSwitches(_ pid: pid_t) -> Double? {
+        guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return nil }
+        var total = 0.0
+        for task in tasks {
+            guard let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8) else {
+                continue
+            }
+            // "voluntary_ctxt_switches:\tN" and "nonvoluntary_ctxt_switches:\tN".
+            for line in text.split(separator: "\n") where line.contains("ctxt_switches:") {
+                total += line.split(separator: "\t").last.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) } ?? 0
+            }
+        }
+        return total
+    }
+
     /// Resident memory (VmRSS) in bytes; nil when the process is gone.
     static func residentBytes(_ pid: pid_t) -> Double? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
@@ -28,21 +44,33 @@ enum ProcessStats {
     }
 }
 
-/// CPU time of a set of processes over one measured stretch.
+/// What a set of processes used over one measured stretch: CPU seconds and
+/// context switches of each.
 struct CPUMeter {
     private let pids: [String: pid_t]
-    private let before: [String: Double]
+    private let cpu: [String: Double]
+    private let switches: [String: Double]
 
     init(_ pids: [String: pid_t]) {
         self.pids = pids
-        before = pids.compactMapValues { ProcessStats.cpuSeconds($0) }
+        cpu = pids.compactMapValues { ProcessStats.cpuSeconds($0) }
+        switches = pids.compactMapValues { ProcessStats.contextSwitches($0) }
     }
 
     /// CPU seconds each process used since `init`.
     func used() -> [String: Double] {
         var result: [String: Double] = [:]
         for (name, pid) in pids {
-            if let start = before[name], let now = ProcessStats.cpuSeconds(pid) { result[name] = now - start }
+            if let start = cpu[name], let now = ProcessStats.cpuSeconds(pid) { result[name] = now - start }
+        }
+        return result
+    }
+
+    /// Context switches each process made since `init` (threads that ended are not counted).
+    func contextSwitches() -> [String: Double] {
+        var result: [String: Double] = [:]
+        for (name, pid) in pids {
+            if let start = switches[name], let now = ProcessStats.contextSwitches(pid) { result[name] = max(0, now - start) }
         }
         return result
     }

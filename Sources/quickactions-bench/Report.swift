@@ -16,13 +16,15 @@ enum Report {
         lines.append("")
         lines.append("### Perform")
         lines.append("")
-        lines.append("| Subject | Mode | Calls/s | p50 µs | p99 µs | CPU µs per call: responder / bus / client |")
-        lines.append("|---|---|---:|---:|---:|---|")
+        lines.append("| Subject | Mode | Calls/s | p50 µs | p99 µs | CPU µs per call: responder / bus / client "
+            + "| Responder context switches per call |")
+        lines.append("|---|---|---:|---:|---:|---|---:|")
         for subject in perform.subjects {
             for (mode, summary) in [("sequential", subject.sequential), ("pipelined", subject.pipelined)] {
                 let cpu = ["responder", "bus", "client"].map { summary.cpuPerCall($0).map { number($0, 1) } ?? "?" }
+                let switches = summary.switchesPerCall("responder").map { number($0, 2) } ?? "?"
                 lines.append("| \(subject.name) | \(mode) | \(number(summary.callsPerSecond, 0)) | "
-                    + "\(number(summary.p50, 0)) | \(number(summary.p99, 0)) | \(cpu.joined(separator: " / ")) |")
+                    + "\(number(summary.p50, 0)) | \(number(summary.p99, 0)) | \(cpu.joined(separator: " / ")) | \(switches) |")
             }
         }
         lines.append("")
@@ -32,6 +34,17 @@ enum Report {
             lines.append("| \(ratio.subject) \(ratio.mode) | \(number(ratio.callsPerSecond, 2)) | \(number(ratio.p99, 2)) |")
         }
         lines.append("")
+        if let broker = results.broker, !broker.getAllItems.isEmpty {
+            lines.append("| GetAllItems | p50 | p99 | Reply body | CPU ms per call: broker / bus / client |")
+            lines.append("|---|---:|---:|---:|---|")
+            for sample in broker.getAllItems {
+                let cpu = ["broker", "bus", "client"].map { sample.cpuMillisecondsPerCall[$0].map { number($0, 2) } ?? "?" }
+                let bytes = "\(number(Double(sample.replyBytes) / 1024, 0)) KiB"
+                lines.append("| \(sample.apps) apps × 8 items | \(millis(sample.latency.p50)) | \(millis(sample.latency.p99)) "
+                    + "| \(bytes) | \(cpu.joined(separator: " / ")) |")
+            }
+            lines.append("")
+        }
         lines.append("### Targets")
         lines.append("")
         lines.append("| Measurement | Result | Target | Met |")

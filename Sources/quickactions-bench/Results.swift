@@ -16,6 +16,8 @@ struct RunSummary: Codable, Sendable {
     var p99: Double
     /// CPU microseconds per call of each process: "responder", "bus", "client".
     var cpuPerCall: [String: Double]
+    /// Context switches per call of each process.
+    var switchesPerCall: [String: Double]
 
     init(_ run: LoadRun) {
         let latencies = Distribution(run.latencies)
@@ -24,6 +26,7 @@ struct RunSummary: Codable, Sendable {
         p50 = latencies.p50
         p99 = latencies.p99
         cpuPerCall = run.cpu.mapValues { $0 * 1e6 / Double(max(run.calls, 1)) }
+        switchesPerCall = run.contextSwitches.mapValues { $0 / Double(max(run.calls, 1)) }
     }
 }
 
@@ -36,6 +39,10 @@ struct ModeSummary: Codable, Sendable {
     var p99: Double { median(runs.map(\.p99)) }
     func cpuPerCall(_ process: String) -> Double? {
         let values = runs.compactMap { $0.cpuPerCall[process] }
+        return values.isEmpty ? nil : median(values)
+    }
+    func switchesPerCall(_ process: String) -> Double? {
+        let values = runs.compactMap { $0.switchesPerCall[process] }
         return values.isEmpty ? nil : median(values)
     }
 }
@@ -81,6 +88,10 @@ struct GetAllItemsSample: Codable, Sendable {
     var apps: Int
     var items: Int
     var latency: LatencySummary
+    /// The reply's body, marshalled, in bytes.
+    var replyBytes: Int
+    /// CPU milliseconds per call of the broker, the bus and the client.
+    var cpuMillisecondsPerCall: [String: Double]
 }
 
 struct StartupSample: Codable, Sendable {

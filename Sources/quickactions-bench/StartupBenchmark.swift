@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import Glibc
 import QuickActionsTestSupport
 
 /// The broker's start-up time, from spawning it to the bus announcing that
@@ -60,7 +61,7 @@ struct StartupBenchmark {
                 runs[count, default: []].append(milliseconds)
                 benchmark.progress(String(format: "broker: start-up with %d bundles: %.1f ms", count, milliseconds))
                 if repeat_ == 0 && count > 0 {
-                    getAll.append(try measureGetAllItems(apps: count))
+                    getAll.append(try measureGetAllItems(apps: count, broker: process.pid))
                 }
                 process.stop()
                 _ = released.next(timeout: .seconds(10))
@@ -71,11 +72,8 @@ struct StartupBenchmark {
     }
 
     /// GetAllItems on the running broker, which has `apps` listing bundles.
-    private func measureGetAllItems(apps: Int) throws(BenchError) -> GetAllItemsSample {
-        let template = CallTemplate(
-            destination: BrokerBenchmark.busName, path: "/org/quickactions/Broker1",
-            interface: "org.quickactions.Broker1", member: "GetAllItems",
-            arguments: [.dictionary(key: .string, value: .variant, [])], replySignature: "a(saa{sv})")
+    private func measureGetAllItems(apps: Int, broker: pid_t?) throws(BenchError) -> GetAllItemsSample {
+        let template = CallTemplate.getAllItems(destination: BrokerBenchmark.busName)
         // One checked call: every app and every item must be there.
         let reply = try benchmark.connection.blockingCall(template, label: "broker GetAllItems")
         let entries = reply.first?.array ?? []
@@ -84,9 +82,16 @@ struct StartupBenchmark {
             throw .calls(subject: "broker GetAllItems", reason: "expected \(apps) apps with "
                 + "\(apps * BundleGenerator.itemsPerApp) items, got \(entries.count) apps with \(items) items")
         }
-        let run = try LoadGenerator.run(template, on: benchmark.connection, calls: benchmark.options.getAllItemsCalls,
-                                        depth: 1, label: "broker GetAllItems")
-        let sample = GetAllItemsSample(apps: apps, items: items, latency: LatencySummary(run.latencies))
+        var pids = ["client": getpid()]
+        if let broker { pids["broker"] = broker }
+        if let bus = benchmark.busPID { pids["bus"] = bus }
+        let calls = benchmark.options.getAllItemsCalls
+        let run = try LoadGenerator.run(template, on: benchmark.connection, calls: calls, depth: 1,
+                                        label: "broker GetAllItems", watching: pids)
+        let sample = GetAllItemsSample(
+            apps: apps, items: items, latency: LatencySummary(run.latencies),
+            replyBytes: MarshalledSize.of(reply),
+            cpuMillisecondsPerCall: run.cpu.mapValues { $0 * 1000 / Double(calls) })
         benchmark.progress(String(format: "broker: GetAllItems over %d apps: p50 %.2f ms", apps, sample.latency.p50 / 1000))
         return sample
     }

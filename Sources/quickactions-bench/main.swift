@@ -48,7 +48,7 @@ func runBenchmark(_ options: BenchOptions) throws(BenchError) -> BenchResults {
     subjects.append((echo, .perform(destination: echoName, appID: BundleGenerator.performAppID,
                                     type: BundleGenerator.performType)))
     let brokerBenchmark = BrokerBenchmark(options: options, bus: bus, connection: connection, work: work,
-                                          progress: progress)
+                                          busPID: busPID, progress: progress)
     if options.includeBroker {
         let broker = try brokerBenchmark.startBroker(plugins: [brokerBenchmark.performFolder()], label: "broker")
         subjects.append((broker, .perform(destination: BrokerBenchmark.busName, appID: BundleGenerator.performAppID,
@@ -67,34 +67,6 @@ func runBenchmark(_ options: BenchOptions) throws(BenchError) -> BenchResults {
                         perform: perform, broker: broker)
 }
 
-/// `drive ADDRESS NAME CALLS DEPTH`: Performs against a responder someone else
-/// started (under valgrind, say), then one line of results on stdout.
-func drive(_ arguments: [String]) throws(BenchError) {
-    guard arguments.count == 4, let calls = Int(arguments[2]), calls > 0, let depth = Int(arguments[3]), depth > 0 else {
-        throw .usage("drive needs ADDRESS NAME CALLS DEPTH, got \"\(arguments.joined(separator: " "))\"")
-    }
-    let name: BusName
-    do {
-        name = try BusName(arguments[1])
-    } catch {
-        throw .usage("drive: \"\(arguments[1])\" is not a bus name: \(error)")
-    }
-    let connection: Connection
-    do {
-        connection = try Connection(.address(arguments[0]))
-    } catch {
-        throw .subject(name: "the bus at \(arguments[0])", reason: "\(error)")
-    }
-    defer { connection.close() }
-    let template = CallTemplate.perform(destination: name, appID: BundleGenerator.performAppID,
-                                        type: BundleGenerator.performType)
-    let run = try LoadGenerator.run(template, on: connection, calls: calls, depth: depth, label: name.rawValue,
-                                    timeout: .seconds(600))
-    let summary = RunSummary(run)
-    print(String(format: "%d calls, depth %d: %.0f calls/s, p50 %.0f µs, p99 %.0f µs",
-                 calls, depth, summary.callsPerSecond, summary.p50, summary.p99))
-}
-
 func main() -> Int32 {
     let arguments = Array(CommandLine.arguments.dropFirst())
     do throws(BenchError) {
@@ -107,7 +79,14 @@ func main() -> Int32 {
             try EchoResponder.run(address: arguments[1], name: arguments[2])
         }
         if arguments.first == "drive" {
-            try drive(Array(arguments.dropFirst()))
+            try ProfilingCommands.drive(Array(arguments.dropFirst()))
+            return 0
+        }
+        if arguments.first == "host-broker" {
+            try ProfilingCommands.hostBroker(Array(arguments.dropFirst()))
+        }
+        if arguments.first == "make-bundles" {
+            try ProfilingCommands.makeBundles(Array(arguments.dropFirst()))
             return 0
         }
         let options = try BenchOptions.parse(arguments)

@@ -64,8 +64,6 @@ struct BenchmarkSmokeTests {
                     let p99 = try #require(one["p99"] as? Double)
                     #expect(rate > 0 && rate.isFinite, "\(label)")
                     #expect(p50 > 0 && p50 <= p99, "\(label)")
-                    // Latency and throughput must agree: depth-1 calls cannot beat their own latency.
-                    if mode == "sequential" { #expect(rate <= 1e6 / p50 * 1.01, "\(label)") }
                 }
             }
         }

@@ -52,11 +52,17 @@ struct PerformBenchmark {
         var ratios: [Ratio] = []
         for index in subjects.indices.dropFirst() {
             for (mode, table) in [("sequential", sequential), ("pipelined", pipelined)] {
-                let pairs = zip(table[index], table[0])
+                let pairs = Array(zip(table[index], table[0]))
+                let cpu = pairs.compactMap { subject, floor -> Double? in
+                    guard let mine = subject.cpuPerCall["responder"], let theirs = floor.cpuPerCall["responder"],
+                          theirs > 0 else { return nil }
+                    return mine / theirs
+                }
                 ratios.append(Ratio(
                     subject: subjects[index].subject.name, mode: mode,
                     callsPerSecond: median(pairs.map { $0.callsPerSecond / max($1.callsPerSecond, 1e-9) }),
-                    p99: median(pairs.map { $0.p99 / max($1.p99, 1e-9) })))
+                    p99: median(pairs.map { $0.p99 / max($1.p99, 1e-9) }),
+                    responderCPU: cpu.isEmpty ? nil : median(cpu)))
             }
         }
         return PerformResults(rounds: rounds, depth: depth, sequentialCalls: sequentialCalls,

@@ -59,6 +59,9 @@ struct Ratio: Codable, Sendable {
     var mode: String
     var callsPerSecond: Double
     var p99: Double
+    /// The responder's CPU time per call against the floor's: steadier than
+    /// throughput on a shared machine.
+    var responderCPU: Double?
 }
 
 struct PerformResults: Codable, Sendable {

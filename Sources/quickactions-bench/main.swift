@@ -42,6 +42,14 @@ func runBenchmark(_ options: BenchOptions) throws(BenchError) -> BenchResults {
                             directory: work, connection: connection)
     subjects.append((floor, .perform(destination: floorName, appID: BundleGenerator.performAppID,
                                      type: BundleGenerator.performType)))
+    // The floor again, as a subject of its own: its ratio against the floor is
+    // what noise alone does to a ratio in this run.
+    let againName: BusName = "org.quickactions.Bench.Floor2"
+    let again = try Subject(name: "floor-again", busName: againName,
+                            command: [Products.floor.path, bus.address, againName.rawValue],
+                            directory: work, connection: connection)
+    subjects.append((again, .perform(destination: againName, appID: BundleGenerator.performAppID,
+                                     type: BundleGenerator.performType)))
     let echo = try Subject(name: "swift-echo", busName: echoName,
                            command: [Products.selfExecutable.path, "echo-responder", bus.address, echoName.rawValue],
                            directory: work, connection: connection)

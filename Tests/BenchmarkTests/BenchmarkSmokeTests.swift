@@ -51,7 +51,7 @@ struct BenchmarkSmokeTests {
         let sequentialCalls = try #require(perform["sequentialCalls"] as? Int)
         let pipelinedCalls = try #require(perform["pipelinedCalls"] as? Int)
         let subjects = try #require(perform["subjects"] as? [[String: Any]])
-        #expect(subjects.compactMap { $0["name"] as? String } == ["floor", "swift-echo", "broker"])
+        #expect(subjects.compactMap { $0["name"] as? String } == ["floor", "floor-again", "swift-echo", "broker"])
         for subject in subjects {
             for (mode, calls) in [("sequential", sequentialCalls), ("pipelined", pipelinedCalls)] {
                 let runs = try #require((subject[mode] as? [String: Any])?["runs"] as? [[String: Any]])
@@ -68,7 +68,7 @@ struct BenchmarkSmokeTests {
             }
         }
         let ratios = try #require(perform["ratios"] as? [[String: Any]])
-        #expect(ratios.count == 4)
+        #expect(ratios.count == 6)
         for ratio in ratios {
             let value = try #require(ratio["callsPerSecond"] as? Double)
             #expect(value > 0 && value.isFinite, "\(ratio)")

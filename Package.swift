@@ -23,6 +23,7 @@ var package = Package(
         .executable(name: "quickactionsd", targets: ["quickactionsd"]),
         .executable(name: "quickactions", targets: ["quickactions"]),
         .library(name: "QuickActionsSDK", targets: ["QuickActionsSDK"]),
+        .executable(name: "quickactions-bundle", targets: ["quickactions-bundle"]),
     ],
     targets: [
         // MARK: D-Bus
@@ -62,7 +63,11 @@ var package = Package(
             swiftSettings: strict
         ),
         .executableTarget(name: "quickactionsd", dependencies: ["QuickActionsBroker"], swiftSettings: strict),
-        .executableTarget(name: "quickactions", dependencies: ["DBus"], swiftSettings: strict),
+        // The launcher CLI's logic (argument parsing, broker client, output), testable as a library.
+        .target(name: "QuickActionsCLI", dependencies: ["DBus"], swiftSettings: strict),
+        .executableTarget(name: "quickactions", dependencies: ["QuickActionsCLI"], swiftSettings: strict),
+        // Assembles the example plugins (plugins/) into bundles; never builds anything itself.
+        .executableTarget(name: "quickactions-bundle", dependencies: ["QuickActionsModel"], swiftSettings: strict),
 
         // MARK: Benchmark (issue 8)
         // The floor: a Perform responder on plain libdbus in C. It does not go through CDBus (only
@@ -93,7 +98,14 @@ var package = Package(
         ),
         .testTarget(name: "QuickActionsABITests", dependencies: ["QuickActionsABI"], swiftSettings: strict),
         .testTarget(
+            name: "QuickActionsCLITests", dependencies: ["QuickActionsCLI", "DBus", "QuickActionsTestSupport"],
+            swiftSettings: strict),
+        .testTarget(
             name: "QuickActionsHostTests", dependencies: ["QuickActionsHost", "QuickActionsABI"], swiftSettings: strict),
+        // The plugin guide, the plugin templates and the man pages, built and run as a reader would.
+        .testTarget(name: "DocumentationTests", dependencies: ["QuickActionsTestSupport"], swiftSettings: strict),
+        // `make install` / `make uninstall` into a temporary DESTDIR.
+        .testTarget(name: "InstallTests", dependencies: ["QuickActionsTestSupport"], swiftSettings: strict),
         .testTarget(name: "BenchmarkTests", dependencies: ["QuickActionsTestSupport"], swiftSettings: strict),
     ]
 )
@@ -125,3 +137,31 @@ for plugin in testPlugins {
                 publicHeadersPath: ".")
     )
 }
+
+// MARK: Example plugins
+// The four example apps (plugins/<folder>: sources in Sources/, bundle resources in Bundle/),
+// each a dynamic library product built as lib<name>.so. `make plugins` builds them in release
+// and `quickactions-bundle` assembles them into <folder>.bundle; see plugins/README.md.
+let examplePlugins: [(name: String, folder: String, language: String)] = [
+    ("QuickActionsExampleContacts", "Contacts", "swift"),
+    ("QuickActionsExampleStacks", "Stacks", "swift"),
+    ("QuickActionsExampleMusic", "Music", "c"),
+    ("QuickActionsExampleFavorites", "Favorites", "swift"),
+]
+for plugin in examplePlugins {
+    package.products.append(.library(name: plugin.name, type: .dynamic, targets: [plugin.name]))
+    package.targets.append(
+        plugin.language == "swift"
+            ? .target(
+                name: plugin.name, dependencies: ["QuickActionsSDK"], path: "plugins/\(plugin.folder)/Sources",
+                swiftSettings: strict)
+            : .target(
+                name: plugin.name, dependencies: ["CQuickActionsPlugin"], path: "plugins/\(plugin.folder)/Sources",
+                publicHeadersPath: ".")
+    )
+}
+package.targets.append(
+    .testTarget(
+        name: "ExamplePluginsTests",
+        dependencies: ["QuickActionsModel", "QuickActionsHost", "QuickActionsTestSupport"],
+        swiftSettings: strict))

@@ -36,6 +36,7 @@ public final class Broker: Sendable {
     private let ended = Mutex<CheckedContinuation<Int32, Never>?>(nil)
     private let exitStatus = Mutex<Int32?>(nil)
     private let signalSources = SignalSources()
+    private let stopping = Atomic<Bool>(false)
 
     /// Reads the plugin directories and the stored dynamic items (loading no
     /// plugin), then connects to the bus. The name is taken by `run()`.
@@ -79,8 +80,10 @@ public final class Broker: Sendable {
         let nameLost = try await connection.subscribe(
             MatchRule(sender: "org.freedesktop.DBus", interface: .bus, member: "NameLost", arg0: Self.busName.rawValue)
         ) { [weak self] _ in
-            self?.log(.info, "another broker took \(Self.busName.rawValue); shutting down")
-            self?.shutDown(status: 0)
+            // Our own ReleaseName at shutdown also ends in NameLost.
+            guard let self, !stopping.load(ordering: .acquiring) else { return }
+            log(.info, "another broker took \(Self.busName.rawValue); shutting down")
+            shutDown(status: 0)
         }
         nameLostWatch.withLock { $0 = nameLost }
 
@@ -122,6 +125,7 @@ public final class Broker: Sendable {
     /// five seconds) for the dynamic items they write; then the name goes
     /// back to the bus and `run()` returns `status`.
     func shutDown(status: Int32) {
+        guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
         DispatchQueue.global().async { [self] in
             let loaded = slots.withLock { $0.values.compactMap(\.plugin) }
             let group = DispatchGroup()

@@ -22,9 +22,9 @@ public final class Reply: Sendable {
     private let connection: Connection
     private let outputTypes: [DBusType]
     private let answered = Atomic<Bool>(false)
-    private let label: String
+    private let label: CallLabel
 
-    init(call: Message, connection: Connection, outputTypes: [DBusType], label: String) {
+    init(call: Message, connection: Connection, outputTypes: [DBusType], label: CallLabel) {
         self.call = call
         self.connection = connection
         self.outputTypes = outputTypes

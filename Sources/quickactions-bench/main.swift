@@ -21,9 +21,15 @@ func runBenchmark(_ options: BenchOptions) throws(BenchError) -> BenchResults {
     let connection: Connection
     do {
         work = try TemporaryDirectory.make(prefix: "qa-bench")
-        bus = try TestBus()
+    } catch {
+        throw .file(path: "$TMPDIR", reason: "\(error)")
+    }
+    bus = try waitFor("the private bus") { try await TestBus() }
+    do {
         connection = try Connection(.address(bus.address))
     } catch {
+        bus.stop()
+        try? FileManager.default.removeItem(at: work)
         throw .subject(name: "the private bus", reason: "\(error)")
     }
     defer {

@@ -19,6 +19,13 @@ test: deps
 demo:
 	@scripts/demo.sh
 
+# The benchmark (issue 8): release build, then one run on a private bus that
+# adds its results to BENCHMARKS.md. About a minute on 2 cores.
+.PHONY: bench
+bench: deps
+	$(SWIFT) build -c release
+	.build/release/quickactions-bench --write BENCHMARKS.md
+
 # ── Example plugins (plugins/README.md) ───────────────────────────────────
 # `make plugins` builds the four examples in release and assembles them into
 # ready bundles in $(PLUGINS_OUT); `make install-plugins` puts them where the

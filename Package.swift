@@ -9,6 +9,14 @@ import PackageDescription
 
 let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 
+// libdbus's headers as `pkg-config --cflags dbus-1` gives them on Debian and Ubuntu.
+#if arch(arm64)
+let libdbusArchInclude = "/usr/lib/aarch64-linux-gnu/dbus-1.0/include"
+#else
+let libdbusArchInclude = "/usr/lib/x86_64-linux-gnu/dbus-1.0/include"
+#endif
+let libdbusIncludeFlags = ["-I/usr/include/dbus-1.0", "-I\(libdbusArchInclude)"]
+
 var package = Package(
     name: "QuickActions",
     products: [
@@ -61,6 +69,18 @@ var package = Package(
         // Assembles the example plugins (plugins/) into bundles; never builds anything itself.
         .executableTarget(name: "quickactions-bundle", dependencies: ["QuickActionsModel"], swiftSettings: strict),
 
+        // MARK: Benchmark (issue 8)
+        // The floor: a Perform responder on plain libdbus in C. It does not go through CDBus (only
+        // DBus imports that); it includes <dbus/dbus.h> from Debian's multiarch paths and links libdbus.
+        .executableTarget(
+            name: "qa-bench-floor",
+            cSettings: [.unsafeFlags(libdbusIncludeFlags)],
+            linkerSettings: [.linkedLibrary("dbus-1")]
+        ),
+        .executableTarget(
+            name: "quickactions-bench", dependencies: ["DBus", "QuickActionsBroker", "QuickActionsTestSupport"],
+            swiftSettings: strict),
+
         // MARK: Test support and tests
         .target(name: "QuickActionsTestSupport", swiftSettings: strict),
         .testTarget(
@@ -86,6 +106,7 @@ var package = Package(
         .testTarget(name: "DocumentationTests", dependencies: ["QuickActionsTestSupport"], swiftSettings: strict),
         // `make install` / `make uninstall` into a temporary DESTDIR.
         .testTarget(name: "InstallTests", dependencies: ["QuickActionsTestSupport"], swiftSettings: strict),
+        .testTarget(name: "BenchmarkTests", dependencies: ["QuickActionsTestSupport"], swiftSettings: strict),
     ]
 )
 
@@ -102,6 +123,7 @@ let testPlugins: [(name: String, folder: String, language: String)] = [
     ("QATestABIMajor2", "ABIMajor2", "c"),
     ("QATestABINewerMinor", "ABINewerMinor", "c"),
     ("QATestCrashPlugin", "CrashPlugin", "c"),
+    ("QABenchPlugin", "BenchPlugin", "c"),
 ]
 for plugin in testPlugins {
     package.products.append(.library(name: plugin.name, type: .dynamic, targets: [plugin.name]))

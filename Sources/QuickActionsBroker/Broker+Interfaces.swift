@@ -86,12 +86,15 @@ extension Broker {
         ])
     }
 
+    /// Exports the root and every app. The object manager is added last:
+    /// apps exported before anyone can listen need no InterfacesAdded (which
+    /// would also build every app's items at start-up).
     func exportObjects() throws(DBusError) {
         try connection.export([rootInterface()], at: Self.rootPath)
-        connection.addObjectManager(at: Self.rootPath)
         for app in catalog.withLock({ $0.sorted }) {
             try connection.export([applicationInterface(app.id)], at: app.objectPath)
         }
+        connection.addObjectManager(at: Self.rootPath)
     }
 
     // MARK: Listing

@@ -26,6 +26,7 @@ public final class Broker: Sendable {
     let catalog = Mutex(Catalog())
     let slots = Mutex<[String: PluginSlot]>([:])
     let pending = PendingPerforms()
+    let listingCache = ListingCache()
     let journal: CrashJournal
     let quarantine: Mutex<Quarantine>
     /// Serialises rescans of the plugin directories.

@@ -135,9 +135,20 @@ import Testing
             ("list", .array(.string, [.string("a"), .string("b")])),
             ("nested", Self.options([("deep", .variant(.int16(-3)))])),
         ])
+        // A listing before the change fills the broker's listing cache...
+        func allItemsCount() async throws -> Int {
+            let reply = try await client.call(destination: Self.broker, path: Self.root, interface: Self.interface,
+                                              member: "GetAllItems", [Self.options()])
+            guard case .array(_, let groups)? = reply.first, case .structure(let fields)? = groups.first,
+                  case .array(_, let items) = fields[1] else { return -1 }
+            return items.count
+        }
+        #expect(try await allItemsCount() == 5)
         let result = try await Self.perform(client, "org.example.swift", "echo-items", Self.options([
             ("arguments", arguments), ("activation-token", .string("token-1")),
         ]))
+        // ...which must not outlive it.
+        #expect(try await allItemsCount() == 7)
         #expect(result.success)
         var seen: [String] = []
         var iterator = signals.stream.makeAsyncIterator()

@@ -182,9 +182,9 @@ struct BinaryPropertyList {
     }
 
     private func ascii(_ field: Range<Int>) throws(PropertyListError) -> String {
-        if let bad = bytes[field].firstIndex(where: { $0 > 0x7F }) {
+        for position in field where bytes[position] > 0x7F {
             throw PropertyListError(
-                offset: bad, "the ASCII string holds the byte 0x\(String(bytes[bad], radix: 16, uppercase: true))")
+                offset: position, "the ASCII string holds the byte 0x\(String(bytes[position], radix: 16, uppercase: true))")
         }
         return String(decoding: bytes[field], as: UTF8.self)
     }

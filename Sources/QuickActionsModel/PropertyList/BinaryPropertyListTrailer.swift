@@ -91,8 +91,10 @@ struct BinaryPropertyListTrailer {
     /// checked that the bytes exist.
     static func readUInt(_ bytes: [UInt8], at offset: Int, size: Int) -> UInt64 {
         var value: UInt64 = 0
-        for byte in bytes[offset..<(offset + size)] {
-            value = value << 8 | UInt64(byte)
+        var index = offset
+        while index < offset + size {
+            value = value << 8 | UInt64(bytes[index])
+            index += 1
         }
         return value
     }

@@ -18,3 +18,109 @@ test: deps
 .PHONY: demo
 demo:
 	@scripts/demo.sh
+
+# The benchmark (issue 8): release build, then one run on a private bus that
+# adds its results to BENCHMARKS.md. About a minute on 2 cores.
+.PHONY: bench
+bench: deps
+	$(SWIFT) build -c release
+	.build/release/quickactions-bench --write BENCHMARKS.md
+
+# ── Example plugins (plugins/README.md) ───────────────────────────────────
+# `make plugins` builds the four examples in release and assembles them into
+# ready bundles in $(PLUGINS_OUT); `make install-plugins` puts them where the
+# broker looks: for the current user by default, below $(PREFIX) when PREFIX
+# is given (PREFIX=/usr/local: /usr/local/share/quickactions/plugins), under
+# $(DESTDIR) when set. PLUGINDIR overrides the folder outright.
+EXAMPLE_PRODUCTS := QuickActionsExampleContacts QuickActionsExampleStacks QuickActionsExampleMusic QuickActionsExampleFavorites
+EXAMPLE_BUNDLES := Contacts Stacks Music Favorites
+PLUGINS_OUT ?= out/plugins
+USER_DATA_HOME := $(or $(XDG_DATA_HOME),$(HOME)/.local/share)
+# (PREFIX "given": on the command line or in the environment, not the install section's default.)
+PLUGINDIR ?= $(if $(filter-out undefined file,$(origin PREFIX)),$(PREFIX)/share,$(USER_DATA_HOME))/quickactions/plugins
+RELEASE_BIN = $(shell $(SWIFT) build -c release --show-bin-path)
+
+.PHONY: plugins install-plugins uninstall-plugins
+plugins:
+	@for product in $(EXAMPLE_PRODUCTS) quickactions-bundle; do \
+	  $(SWIFT) build -c release --product $$product || exit 1; \
+	done
+	"$(RELEASE_BIN)/quickactions-bundle" --products "$(RELEASE_BIN)" --source plugins --output "$(PLUGINS_OUT)"
+
+install-plugins: plugins
+	"$(RELEASE_BIN)/quickactions-bundle" --products "$(RELEASE_BIN)" --source plugins --output "$(DESTDIR)$(PLUGINDIR)"
+
+uninstall-plugins:
+	rm -rf $(foreach name,$(EXAMPLE_BUNDLES),"$(DESTDIR)$(PLUGINDIR)/$(name).bundle")
+
+# ─── Install and uninstall ──────────────────────────────────────────────
+# (docs/install.md; scripts/install.sh and scripts/uninstall.sh do the work.)
+#
+#   sudo make install                      system-wide, into /usr/local
+#   make install PREFIX=$HOME/.local       for the current user, no root
+#   make install DESTDIR=/tmp/stage PREFIX=/usr   staged, for packagers
+#   make uninstall ...                     with the same PREFIX and DESTDIR:
+#                                          removes exactly what install put there
+#
+# install writes $(DESTDIR)$(PREFIX)/share/quickactions/install-manifest.txt,
+# the list of every file it installed and every folder it created; uninstall
+# removes exactly those (folders only when empty).
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
+INCLUDEDIR ?= $(PREFIX)/include
+DBUS_SERVICES_DIR ?= $(DATADIR)/dbus-1/services
+DBUS_INTERFACES_DIR ?= $(DATADIR)/dbus-1/interfaces
+# systemd searches ~/.local/share/systemd/user for a user's own units, and
+# $(PREFIX)/lib/systemd/user for /usr and /usr/local.
+ifeq ($(PREFIX),$(HOME)/.local)
+SYSTEMD_USER_UNIT_DIR ?= $(DATADIR)/systemd/user
+else
+SYSTEMD_USER_UNIT_DIR ?= $(PREFIX)/lib/systemd/user
+endif
+PLUGIN_DIR ?= $(DATADIR)/quickactions/plugins
+MANIFEST ?= $(DATADIR)/quickactions/install-manifest.txt
+# What there is to install follows the source tree: the bundle assembler,
+# the CLI's completion scripts and the example plugins are installed when
+# their sources are there.
+INSTALL_BINARIES ?= quickactionsd quickactions $(if $(wildcard Sources/quickactions-bundle/main.swift),quickactions-bundle)
+INSTALL_COMPLETIONS ?= $(if $(wildcard Sources/QuickActionsCLI/Completion/*.swift),yes,no)
+INSTALL_EXAMPLES ?= $(if $(wildcard plugins/*/Bundle/Info.plist),yes,no)
+
+# Release builds get a scratch folder of their own, never .build: `make
+# install` may then run while `swift build` or `swift test` holds .build's
+# lock (InstallTests run it from inside `swift test`), and a release build
+# never throws away the debug build's products.
+RELEASE_SCRATCH ?= .build-release
+# Set PRODUCTS to a folder of already-built executables to install those
+# instead of building in release mode (InstallTests pass the debug products
+# that `swift test` has just built, so no build nests inside the test run).
+PRODUCTS ?=
+INSTALL_PRODUCTS = $(if $(PRODUCTS),$(PRODUCTS),$(RELEASE_SCRATCH)/release)
+
+.PHONY: install uninstall install-build
+install-build:
+ifeq ($(PRODUCTS),)
+	@scripts/ensure-deps.sh
+	$(foreach product,$(INSTALL_BINARIES) $(if $(filter yes,$(INSTALL_EXAMPLES)),$(EXAMPLE_PRODUCTS)),\
+	  $(SWIFT) build -c release --scratch-path $(RELEASE_SCRATCH) --product $(product) &&) true
+endif
+
+install: install-build
+	@PREFIX='$(PREFIX)' DESTDIR='$(DESTDIR)' BINDIR='$(BINDIR)' DATADIR='$(DATADIR)' MANDIR='$(MANDIR)' \
+	INCLUDEDIR='$(INCLUDEDIR)' DBUS_SERVICES_DIR='$(DBUS_SERVICES_DIR)' \
+	DBUS_INTERFACES_DIR='$(DBUS_INTERFACES_DIR)' SYSTEMD_USER_UNIT_DIR='$(SYSTEMD_USER_UNIT_DIR)' \
+	PLUGIN_DIR='$(PLUGIN_DIR)' MANIFEST='$(MANIFEST)' PRODUCTS='$(INSTALL_PRODUCTS)' \
+	BINARIES='$(INSTALL_BINARIES)' COMPLETIONS='$(INSTALL_COMPLETIONS)' EXAMPLES='$(INSTALL_EXAMPLES)' \
+	scripts/install.sh
+
+uninstall:
+	@DESTDIR='$(DESTDIR)' MANIFEST='$(MANIFEST)' scripts/uninstall.sh
+
+# ─── A new plugin from a template (templates/README.md) ─────────────────
+#   make new-plugin NAME=Greeter ID=com.example.greeter [LANGUAGE=swift|c] [DEST=../Greeter]
+.PHONY: new-plugin
+new-plugin:
+	@NAME='$(NAME)' ID='$(ID)' LANGUAGE='$(or $(LANGUAGE),swift)' DEST='$(DEST)' scripts/new-plugin.sh

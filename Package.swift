@@ -9,12 +9,21 @@ import PackageDescription
 
 let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 
+// libdbus's headers as `pkg-config --cflags dbus-1` gives them on Debian and Ubuntu.
+#if arch(arm64)
+let libdbusArchInclude = "/usr/lib/aarch64-linux-gnu/dbus-1.0/include"
+#else
+let libdbusArchInclude = "/usr/lib/x86_64-linux-gnu/dbus-1.0/include"
+#endif
+let libdbusIncludeFlags = ["-I/usr/include/dbus-1.0", "-I\(libdbusArchInclude)"]
+
 var package = Package(
     name: "QuickActions",
     products: [
         .executable(name: "quickactionsd", targets: ["quickactionsd"]),
         .executable(name: "quickactions", targets: ["quickactions"]),
         .library(name: "QuickActionsSDK", targets: ["QuickActionsSDK"]),
+        .executable(name: "quickactions-bundle", targets: ["quickactions-bundle"]),
     ],
     targets: [
         // MARK: D-Bus
@@ -54,7 +63,23 @@ var package = Package(
             swiftSettings: strict
         ),
         .executableTarget(name: "quickactionsd", dependencies: ["QuickActionsBroker"], swiftSettings: strict),
-        .executableTarget(name: "quickactions", dependencies: ["DBus"], swiftSettings: strict),
+        // The launcher CLI's logic (argument parsing, broker client, output), testable as a library.
+        .target(name: "QuickActionsCLI", dependencies: ["DBus"], swiftSettings: strict),
+        .executableTarget(name: "quickactions", dependencies: ["QuickActionsCLI"], swiftSettings: strict),
+        // Assembles the example plugins (plugins/) into bundles; never builds anything itself.
+        .executableTarget(name: "quickactions-bundle", dependencies: ["QuickActionsModel"], swiftSettings: strict),
+
+        // MARK: Benchmark (issue 8)
+        // The floor: a Perform responder on plain libdbus in C. It does not go through CDBus (only
+        // DBus imports that); it includes <dbus/dbus.h> from Debian's multiarch paths and links libdbus.
+        .executableTarget(
+            name: "qa-bench-floor",
+            cSettings: [.unsafeFlags(libdbusIncludeFlags)],
+            linkerSettings: [.linkedLibrary("dbus-1")]
+        ),
+        .executableTarget(
+            name: "quickactions-bench", dependencies: ["DBus", "QuickActionsBroker", "QuickActionsTestSupport"],
+            swiftSettings: strict),
 
         // MARK: Test support and tests
         .target(name: "QuickActionsTestSupport", swiftSettings: strict),
@@ -73,6 +98,9 @@ var package = Package(
         ),
         .testTarget(name: "QuickActionsABITests", dependencies: ["QuickActionsABI"], swiftSettings: strict),
         .testTarget(
+            name: "QuickActionsCLITests", dependencies: ["QuickActionsCLI", "DBus", "QuickActionsTestSupport"],
+            swiftSettings: strict),
+        .testTarget(
             name: "QuickActionsHostTests", dependencies: ["QuickActionsHost", "QuickActionsABI"], swiftSettings: strict),
         // Load, faults, bad input and crash consistency against a real broker on private buses.
         .testTarget(
@@ -81,6 +109,11 @@ var package = Package(
             exclude: ["Scripts", "README.md"],
             swiftSettings: strict
         ),
+        // The plugin guide, the plugin templates and the man pages, built and run as a reader would.
+        .testTarget(name: "DocumentationTests", dependencies: ["QuickActionsTestSupport"], swiftSettings: strict),
+        // `make install` / `make uninstall` into a temporary DESTDIR.
+        .testTarget(name: "InstallTests", dependencies: ["QuickActionsTestSupport"], swiftSettings: strict),
+        .testTarget(name: "BenchmarkTests", dependencies: ["QuickActionsTestSupport"], swiftSettings: strict),
     ]
 )
 
@@ -99,6 +132,7 @@ let testPlugins: [(name: String, folder: String, language: String)] = [
     ("QATestCrashPlugin", "CrashPlugin", "c"),
     ("QATestFast", "Fast", "c"),
     ("QATestChurn", "Churn", "swift"),
+    ("QABenchPlugin", "BenchPlugin", "c"),
 ]
 for plugin in testPlugins {
     package.products.append(.library(name: plugin.name, type: .dynamic, targets: [plugin.name]))
@@ -112,3 +146,31 @@ for plugin in testPlugins {
                 publicHeadersPath: ".")
     )
 }
+
+// MARK: Example plugins
+// The four example apps (plugins/<folder>: sources in Sources/, bundle resources in Bundle/),
+// each a dynamic library product built as lib<name>.so. `make plugins` builds them in release
+// and `quickactions-bundle` assembles them into <folder>.bundle; see plugins/README.md.
+let examplePlugins: [(name: String, folder: String, language: String)] = [
+    ("QuickActionsExampleContacts", "Contacts", "swift"),
+    ("QuickActionsExampleStacks", "Stacks", "swift"),
+    ("QuickActionsExampleMusic", "Music", "c"),
+    ("QuickActionsExampleFavorites", "Favorites", "swift"),
+]
+for plugin in examplePlugins {
+    package.products.append(.library(name: plugin.name, type: .dynamic, targets: [plugin.name]))
+    package.targets.append(
+        plugin.language == "swift"
+            ? .target(
+                name: plugin.name, dependencies: ["QuickActionsSDK"], path: "plugins/\(plugin.folder)/Sources",
+                swiftSettings: strict)
+            : .target(
+                name: plugin.name, dependencies: ["CQuickActionsPlugin"], path: "plugins/\(plugin.folder)/Sources",
+                publicHeadersPath: ".")
+    )
+}
+package.targets.append(
+    .testTarget(
+        name: "ExamplePluginsTests",
+        dependencies: ["QuickActionsModel", "QuickActionsHost", "QuickActionsTestSupport"],
+        swiftSettings: strict))

@@ -37,7 +37,7 @@ if [[ -n ${DBUS_SESSION_BUS_ADDRESS:-} ]] && busctl --user status org.freedeskto
   address=$DBUS_SESSION_BUS_ADDRESS
 else
   echo "==> Starting a private bus"
-  dbus-daemon --session --nofork --print-address=3 3>"$work/address" &
+  dbus-daemon --config-file=dbus/test-bus.conf --nofork --print-address=3 3>"$work/address" 2>"$work/bus.log" &
   pids+=($!)
   for _ in $(seq 100); do [[ -s $work/address ]] && break; sleep 0.05; done
   address=$(head -n1 "$work/address")
@@ -57,6 +57,9 @@ qa list
 echo
 echo "==> quickactions invoke com.example.contacts SearchAction"
 qa invoke com.example.contacts SearchAction
+echo
+echo "==> quickactions list com.example.contacts (the plugin has now set its dynamic favorites)"
+qa list com.example.contacts
 echo
 echo "==> The same through busctl"
 busctl --address="$address" call org.quickactions.Broker1 /org/quickactions/Broker1 \

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building and testing QuickActions needs, when it is missing:
-# libdbus-1 headers, the bus daemon and the client tools the tests call.
+# libdbus-1 headers, the bus daemon, the client tools the tests call, and zsh
+# and fish so the CLI's completion scripts are loaded by real shells.
 # As root it uses apt-get (one update, then install); otherwise it says what
 # to install and fails.
 set -euo pipefail
@@ -16,6 +17,8 @@ declare -A needs=(
   [/usr/lib/python3/dist-packages/dbus/__init__.py]=python3-dbus
   [/usr/lib/python3/dist-packages/gi/__init__.py]=python3-gi
   [/usr/share/icons/Adwaita/index.theme]=adwaita-icon-theme
+  [zsh]=zsh
+  [fish]=fish
 )
 
 missing=()

@@ -20,11 +20,18 @@ package final class CArena {
     /// A NUL-terminated copy of `text`.
     package func string(_ text: String) -> UnsafePointer<CChar> {
         let utf8 = text.utf8
-        let buffer = allocate(CChar.self, count: utf8.count + 1)
-        for (index, byte) in utf8.enumerated() {
-            buffer[index] = CChar(bitPattern: byte)
+        let count = utf8.count
+        // calloc'd: the terminating NUL is already there.
+        let buffer = allocate(CChar.self, count: count + 1)
+        let copied = utf8.withContiguousStorageIfAvailable { source -> Bool in
+            if let base = source.baseAddress { memcpy(buffer, base, count) }
+            return true
         }
-        buffer[utf8.count] = 0
+        if copied == nil {
+            for (index, byte) in utf8.enumerated() {
+                buffer[index] = CChar(bitPattern: byte)
+            }
+        }
         return UnsafePointer(buffer)
     }
 

@@ -92,18 +92,23 @@ final class AppSnapshot: Sendable {
 struct Catalog: Sendable {
     private(set) var byID: [String: AppSnapshot] = [:]
     private(set) var sortedIDs: [String] = []
+    /// Changes with every set or removal, so caches of whole listings know
+    /// when they went stale.
+    private(set) var generation: UInt64 = 0
 
     subscript(id: String) -> AppSnapshot? { byID[id] }
 
     var sorted: [AppSnapshot] { sortedIDs.compactMap { byID[$0] } }
 
     mutating func set(_ app: AppSnapshot) {
+        generation &+= 1
         if byID.updateValue(app, forKey: app.id) == nil {
             sortedIDs.insert(app.id, at: sortedIDs.partitioningIndex { $0 >= app.id })
         }
     }
 
     mutating func remove(_ id: String) {
+        generation &+= 1
         if byID.removeValue(forKey: id) != nil {
             sortedIDs.removeAll { $0 == id }
         }

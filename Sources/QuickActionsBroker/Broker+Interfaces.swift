@@ -25,10 +25,11 @@ extension Broker {
             Method("GetAllItems",
                    inputs: [Argument("options", Self.optionsType)],
                    outputs: [Argument("items", .array(.structure([.string, .array(Self.itemType)])))],
-                   annotations: [.documentation("(app id, items) for every app, sorted by app id.")]) { [weak self] call in
-                guard let self else { return [.array(.structure([.string, .array(Self.itemType)]), [])] }
-                return [getAllItems(options: try CallOptions(call.arguments[0]))]
-            },
+                   annotations: [.documentation("(app id, items) for every app, sorted by app id.")],
+                   handler: .deferred { [weak self] call, reply in
+                guard let self else { return }
+                reply.send(try allItemsReply(options: try CallOptions(call.arguments[0])))
+            }),
             Method("Perform",
                    inputs: [Argument("app_id", .string), Argument("type", .string), Argument("options", Self.optionsType)],
                    outputs: Self.performOutputs,
@@ -86,12 +87,15 @@ extension Broker {
         ])
     }
 
+    /// Exports the root and every app. The object manager is added last:
+    /// apps exported before anyone can listen need no InterfacesAdded (which
+    /// would also build every app's items at start-up).
     func exportObjects() throws(DBusError) {
         try connection.export([rootInterface()], at: Self.rootPath)
-        connection.addObjectManager(at: Self.rootPath)
         for app in catalog.withLock({ $0.sorted }) {
             try connection.export([applicationInterface(app.id)], at: app.objectPath)
         }
+        connection.addObjectManager(at: Self.rootPath)
     }
 
     // MARK: Listing
@@ -109,12 +113,22 @@ extension Broker {
         return .array(Self.itemType, app.items(locale: options.locale ?? configuration.locale, limit: options.limit))
     }
 
-    func getAllItems(options: CallOptions) -> Value {
+    /// GetAllItems' reply, encoded once per catalog state, locale and limit:
+    /// the whole listing is the largest answer the broker gives and changes
+    /// only when an app or its items do.
+    func allItemsReply(options: CallOptions) throws(DBusError) -> PreparedReply {
         let locale = options.locale ?? configuration.locale
-        let apps = catalog.withLock { $0.sorted }
-        return .array(.structure([.string, .array(Self.itemType)]), apps.map { app in
+        let (apps, generation) = catalog.withLock { ($0.sorted, $0.generation) }
+        let key = ListingKey(locale: locale, limit: options.limit)
+        if let cached = listingCache.reply(for: key, generation: generation) {
+            return cached
+        }
+        let value = Value.array(.structure([.string, .array(Self.itemType)]), apps.map { app in
             .structure([.string(app.id), .array(Self.itemType, app.items(locale: locale, limit: options.limit))])
         })
+        let prepared = try PreparedReply([value])
+        listingCache.store(prepared, for: key, generation: generation)
+        return prepared
     }
 
     // MARK: Signals

@@ -26,6 +26,7 @@ public final class Broker: Sendable {
     let catalog = Mutex(Catalog())
     let slots = Mutex<[String: PluginSlot]>([:])
     let pending = PendingPerforms()
+    let listingCache = ListingCache()
     let journal: CrashJournal
     let quarantine: Mutex<Quarantine>
     /// Serialises rescans of the plugin directories.
@@ -35,9 +36,8 @@ public final class Broker: Sendable {
     private let watcher = Mutex<PluginWatcher?>(nil)
     private let ended = Mutex<CheckedContinuation<Int32, Never>?>(nil)
     private let exitStatus = Mutex<Int32?>(nil)
-    /// Set by the first `shutDown`; later ones do nothing.
-    private let stopping = Mutex(false)
     private let signalSources = SignalSources()
+    private let stopping = Atomic<Bool>(false)
 
     /// Reads the plugin directories and the stored dynamic items (loading no
     /// plugin), then connects to the bus. The name is taken by `run()`.
@@ -81,8 +81,8 @@ public final class Broker: Sendable {
         let nameLost = try await connection.subscribe(
             MatchRule(sender: "org.freedesktop.DBus", interface: .bus, member: "NameLost", arg0: Self.busName.rawValue)
         ) { [weak self] _ in
-            // Our own release during an orderly stop sends NameLost too.
-            guard let self, !stopping.withLock({ $0 }) else { return }
+            // Our own ReleaseName at shutdown also ends in NameLost.
+            guard let self, !stopping.load(ordering: .acquiring) else { return }
             log(.info, "another broker took \(Self.busName.rawValue); shutting down")
             shutDown(status: 0)
         }
@@ -126,11 +126,7 @@ public final class Broker: Sendable {
     /// five seconds) for the dynamic items they write; then the name goes
     /// back to the bus and `run()` returns `status`.
     func shutDown(status: Int32) {
-        let first = stopping.withLock { stopping in
-            defer { stopping = true }
-            return !stopping
-        }
-        guard first else { return }
+        guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
         DispatchQueue.global().async { [self] in
             let loaded = slots.withLock { $0.values.compactMap(\.plugin) }
             let group = DispatchGroup()

@@ -8,7 +8,10 @@ import Synchronization
 /// Each entry is answered exactly once: by the plugin's completion, by its
 /// timeout, or not at all when its caller left the bus. Whichever comes first
 /// removes the entry; the others find nothing and do nothing.
-final class PendingPerforms: Sendable {
+final class PendingPerforms: @unchecked Sendable {
+    // @unchecked Sendable: `timer` is set in init and only rescheduled or
+    // cancelled afterwards, which Dispatch allows from any thread; all other
+    // state is inside the Mutex.
     /// Most Performs one caller may have pending at once.
     static let perCallerLimit = 256
 
@@ -17,37 +20,80 @@ final class PendingPerforms: Sendable {
         let caller: String
         let app: String
         var ticket: PerformTicket?
+        let timeoutMilliseconds: UInt32
+        let deadline: UInt64
     }
 
     private struct State: ~Copyable {
         var entries: [UInt64: Entry] = [:]
         var perCaller: [String: Int] = [:]
         var nextID: UInt64 = 1
+        /// Deadlines of calls, earliest first; answered calls are skipped when
+        /// their deadline comes up (cheaper than removing them).
+        var deadlines = DeadlineHeap()
+        /// When the timer is set to fire next, if at all.
+        var timerDeadline: DispatchTime?
     }
 
     private let state = Mutex(State())
-    private let timers = DispatchQueue(label: "org.quickactions.broker.timeouts")
+    private let timerQueue = DispatchQueue(label: "org.quickactions.broker.timeouts")
+    private let timer: any DispatchSourceTimer
+
+    init() {
+        timer = DispatchSource.makeTimerSource(queue: timerQueue)
+        timer.setEventHandler { [weak self] in self?.expire() }
+        timer.activate()
+    }
+
+    deinit {
+        timer.cancel()
+    }
 
     /// Registers a call, or returns nil when its caller already has the
     /// most it may have.
     func add(reply: Reply, caller: String, app: String, timeoutMilliseconds: UInt32) -> UInt64? {
-        let id: UInt64? = state.withLock { state in
+        let deadline = DispatchTime.now() + .milliseconds(Int(timeoutMilliseconds))
+        let (id, rearm): (UInt64?, Bool) = state.withLock { state in
             let count = state.perCaller[caller, default: 0]
-            guard count < Self.perCallerLimit else { return nil }
+            guard count < Self.perCallerLimit else { return (nil, false) }
             let id = state.nextID
             state.nextID += 1
-            state.entries[id] = Entry(reply: reply, caller: caller, app: app, ticket: nil)
+            state.entries[id] = Entry(reply: reply, caller: caller, app: app, ticket: nil,
+                                      timeoutMilliseconds: timeoutMilliseconds, deadline: deadline.uptimeNanoseconds)
             state.perCaller[caller] = count + 1
-            return id
+            state.deadlines.push(Deadline(time: deadline.uptimeNanoseconds, id: id))
+            guard state.timerDeadline.map({ deadline < $0 }) ?? true else { return (id, false) }
+            state.timerDeadline = deadline
+            return (id, true)
         }
-        guard let id else { return nil }
-        timers.asyncAfter(deadline: .now() + .milliseconds(Int(timeoutMilliseconds))) { [weak self] in
-            guard let entry = self?.take(id) else { return }
-            entry.ticket?.abandon()
-            entry.reply.fail(DBusError(.performTimeout,
-                "\(entry.app) did not complete within \(timeoutMilliseconds) ms; a late completion will be dropped"))
+        if rearm {
+            timer.schedule(deadline: deadline, leeway: .milliseconds(1))
         }
         return id
+    }
+
+    /// Answers every call whose deadline has passed with Timeout, then sets
+    /// the timer for the next deadline. Runs on the timer queue.
+    private func expire() {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let (expired, next): ([Entry], UInt64?) = state.withLock { state in
+            var expired: [Entry] = []
+            while let first = state.deadlines.first, first.time <= now {
+                state.deadlines.popFirst()
+                if let entry = Self.remove(first.id, from: &state) { expired.append(entry) }
+            }
+            let next = state.deadlines.first?.time
+            state.timerDeadline = next.map { DispatchTime(uptimeNanoseconds: $0) }
+            return (expired, next)
+        }
+        if let next {
+            timer.schedule(deadline: DispatchTime(uptimeNanoseconds: next), leeway: .milliseconds(1))
+        }
+        for entry in expired {
+            entry.ticket?.abandon()
+            entry.reply.fail(DBusError(.performTimeout,
+                "\(entry.app) did not complete within \(entry.timeoutMilliseconds) ms; a late completion will be dropped"))
+        }
     }
 
     /// Records the plugin's ticket, so a timeout or departure can abandon it.
@@ -62,11 +108,28 @@ final class PendingPerforms: Sendable {
 
     /// Removes and returns an entry; nil when it was already answered.
     func take(_ id: UInt64) -> Entry? {
-        state.withLock { state in
-            guard let entry = state.entries.removeValue(forKey: id) else { return nil }
-            let left = state.perCaller[entry.caller, default: 1] - 1
-            state.perCaller[entry.caller] = left > 0 ? left : nil
-            return entry
+        state.withLock { Self.remove(id, from: &$0) }
+    }
+
+    private static func remove(_ id: UInt64, from state: inout State) -> Entry? {
+        guard let entry = state.entries.removeValue(forKey: id) else { return nil }
+        let left = state.perCaller[entry.caller, default: 1] - 1
+        state.perCaller[entry.caller] = left > 0 ? left : nil
+        compact(&state)
+        return entry
+    }
+
+    /// Keeps the heap from filling with deadlines of calls answered long
+    /// before them: rebuilt from the live calls when mostly stale.
+    private static func compact(_ state: inout State) {
+        if state.entries.isEmpty {
+            state.deadlines.removeAll()
+        } else if state.deadlines.count > 4 * state.entries.count + 1024 {
+            var rebuilt = DeadlineHeap()
+            for (id, entry) in state.entries {
+                rebuilt.push(Deadline(time: entry.deadline, id: id))
+            }
+            state.deadlines = rebuilt
         }
     }
 
@@ -81,6 +144,7 @@ final class PendingPerforms: Sendable {
                 gone.append(entry)
                 state.entries[id] = nil
             }
+            Self.compact(&state)
             return gone
         }
         for entry in dropped {
@@ -92,4 +156,50 @@ final class PendingPerforms: Sendable {
 
     /// How many calls are pending (for tests and the debug log).
     var count: Int { state.withLock { $0.entries.count } }
+}
+
+/// A call's deadline, in DispatchTime's uptime nanoseconds.
+struct Deadline: Sendable {
+    let time: UInt64
+    let id: UInt64
+}
+
+/// A binary min-heap of deadlines.
+struct DeadlineHeap: Sendable {
+    private var items: [Deadline] = []
+
+    var first: Deadline? { items.first }
+    var count: Int { items.count }
+
+    mutating func push(_ deadline: Deadline) {
+        items.append(deadline)
+        var child = items.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard items[child].time < items[parent].time else { break }
+            items.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    mutating func popFirst() {
+        guard !items.isEmpty else { return }
+        items.swapAt(0, items.count - 1)
+        items.removeLast()
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1
+            let right = left + 1
+            var smallest = parent
+            if left < items.count && items[left].time < items[smallest].time { smallest = left }
+            if right < items.count && items[right].time < items[smallest].time { smallest = right }
+            if smallest == parent { return }
+            items.swapAt(parent, smallest)
+            parent = smallest
+        }
+    }
+
+    mutating func removeAll() {
+        items.removeAll(keepingCapacity: true)
+    }
 }

@@ -29,7 +29,7 @@ enum UserInfoConversion {
     /// 64-bit integers, `ay` bytes, other arrays arrays, string-keyed
     /// dictionaries dictionaries, variants are looked through. Anything else
     /// (object paths, signatures, structs, a `t` above Int64.max, deeper than
-    /// 32 levels) is refused with the key path at fault.
+    /// ItemLimits.maximumUserInfoDepth) is refused with the key path at fault.
     static func userInfo(_ value: Value, option: String) throws(DBusError) -> UserInfo {
         guard case .dictionary(.string, _, let entries) = value else {
             throw DBusError.invalidArgs("option \"\(option)\" must be a{sv}, got \"\(value.type.signature)\"")
@@ -37,7 +37,8 @@ enum UserInfoConversion {
         var info: UserInfo = [:]
         for entry in entries {
             guard case .string(let key) = entry.key else { continue }
-            info[key] = try userInfoValue(entry.value, path: "\(option).\(key)", depth: 1)
+            // The dictionary itself is level 1, as ItemLimits counts.
+            info[key] = try userInfoValue(entry.value, path: "\(option).\(key)", depth: 2)
         }
         return info
     }

@@ -27,7 +27,7 @@ public final class BrokerHarness: @unchecked Sendable {
     public init(
         bundles: [TestBundle] = [], arguments: [String] = [], environment: [String: String] = [:]
     ) async throws {
-        bus = try TestBus()
+        bus = try await TestBus()
         directory = try TemporaryDirectory.make(prefix: "qa-broker")
         pluginDirectory = directory.appendingPathComponent("plugins")
         stateDirectory = directory.appendingPathComponent("state")

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A private dbus-daemon for one test, configured by dbus/test-bus.conf.
 ///
@@ -14,10 +15,24 @@ public final class TestBus: Sendable {
     /// Where activation `.service` files go.
     public let serviceDirectory: URL
     private let daemon: ManagedProcess
+    private let released = Atomic<Bool>(false)
 
-    public init() throws {
-        directory = try TemporaryDirectory.make(prefix: "qa-bus")
-        serviceDirectory = directory.appendingPathComponent("services")
+    /// Starts the daemon. At most `BusBudget.limit` test buses exist at once
+    /// (each with its daemon, broker and their inotify instances); a test
+    /// waits here for a free place.
+    public init() async throws {
+        await BusBudget.shared.acquire()
+        do {
+            (directory, serviceDirectory, daemon, address) = try Self.start()
+        } catch {
+            BusBudget.shared.release()
+            throw error
+        }
+    }
+
+    private static func start() throws -> (URL, URL, ManagedProcess, String) {
+        let directory = try TemporaryDirectory.make(prefix: "qa-bus")
+        let serviceDirectory = directory.appendingPathComponent("services")
         try FileManager.default.createDirectory(at: serviceDirectory, withIntermediateDirectories: true)
         let config = directory.appendingPathComponent("bus.conf")
         let base = PackagePaths.root.appendingPathComponent("dbus/test-bus.conf").path
@@ -29,7 +44,7 @@ public final class TestBus: Sendable {
               <servicedir>\(serviceDirectory.path)</servicedir>
             </busconfig>
             """.write(to: config, atomically: true, encoding: .utf8)
-        daemon = try ManagedProcess(
+        let daemon = try ManagedProcess(
             "dbus-daemon", ["--nofork", "--print-address=1", "--config-file=\(config.path)"],
             directory: directory, name: "dbus-daemon")
         let deadline = ContinuousClock.now + .seconds(15)
@@ -47,9 +62,10 @@ public final class TestBus: Sendable {
         guard let found else {
             let log = daemon.standardError
             daemon.stop()
+            try? FileManager.default.removeItem(at: directory)
             throw TestSupportError("dbus-daemon did not print its address: \(log)")
         }
-        address = found
+        return (directory, serviceDirectory, daemon, found)
     }
 
     deinit {
@@ -60,6 +76,9 @@ public final class TestBus: Sendable {
     public func stop() {
         daemon.stop()
         try? FileManager.default.removeItem(at: directory)
+        if !released.exchange(true, ordering: .acquiringAndReleasing) {
+            BusBudget.shared.release()
+        }
     }
 
     /// An environment whose session bus is this one (for busctl --user,
@@ -113,5 +132,41 @@ public enum PackagePaths {
     /// A built executable of this package, e.g. "quickactionsd".
     public static func executable(_ name: String) -> URL {
         products.appendingPathComponent(name)
+    }
+}
+
+/// How many test buses may exist at once. Tests run in parallel; without a
+/// bound, a full run starts enough dbus-daemons and brokers to exhaust the
+/// per-user inotify instances (128 by default) and to thrash two cores.
+/// `QA_TEST_MAX_BUSES` overrides the default of 12.
+public actor BusBudget {
+    public static let shared = BusBudget(
+        limit: Int(ProcessInfo.processInfo.environment["QA_TEST_MAX_BUSES"] ?? "") ?? 12)
+
+    private var available: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(limit: Int) {
+        available = max(1, limit)
+    }
+
+    func acquire() async {
+        if available > 0 {
+            available -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    nonisolated func release() {
+        Task { await self.giveBack() }
+    }
+
+    private func giveBack() {
+        if waiting.isEmpty {
+            available += 1
+        } else {
+            waiting.removeFirst().resume()
+        }
     }
 }

@@ -184,7 +184,7 @@ import Testing
         ]
         let (manifest, diagnostics) = try BundleManifest.parse(infoPlist: BundleFixtures.data(BundleFixtures.minimal(items: items)))
         #expect(manifest.items.map(\.type) == ["ok"])
-        #expect(diagnostics.first?.reason.contains("nested deeper than 32") == true)
+        #expect(diagnostics.first?.reason.contains("nested deeper than \(ItemLimits.maximumUserInfoDepth)") == true)
     }
 
     @Test func iconKeyPrecedenceIsSymbolThenFileThenType() throws {

@@ -69,10 +69,12 @@ import Testing
     }
 
     @Test func userInfoDepthAtAndPastTheLimit() throws {
-        #expect(UserInfoValue.dictionary(Self.userInfo(depth: 32)).depth == 32)
-        try ItemLimits.validate([Self.item(userInfo: Self.userInfo(depth: 32))])
-        #expect(throws: ItemLimitError.tooDeep(index: 0, depth: 33)) {
-            try ItemLimits.validate([Self.item(userInfo: Self.userInfo(depth: 33))])
+        let limit = ItemLimits.maximumUserInfoDepth
+        #expect(limit == 18)
+        #expect(UserInfoValue.dictionary(Self.userInfo(depth: limit)).depth == limit)
+        try ItemLimits.validate([Self.item(userInfo: Self.userInfo(depth: limit))])
+        #expect(throws: ItemLimitError.tooDeep(index: 0, depth: limit + 1)) {
+            try ItemLimits.validate([Self.item(userInfo: Self.userInfo(depth: limit + 1))])
         }
     }
 
@@ -80,7 +82,7 @@ import Testing
         var value = UserInfoValue.bool(true)
         for _ in 0..<50_000 { value = .array([value]) }
         #expect(value.depth == 50_001)
-        #expect(throws: ItemLimitError.tooDeep(index: 0, depth: 33)) {
+        #expect(throws: ItemLimitError.tooDeep(index: 0, depth: ItemLimits.maximumUserInfoDepth + 1)) {
             try ItemLimits.validate([Self.item(userInfo: ["k": value])])
         }
         // Take the chain apart one level at a time: dropping it whole would recurse in deinit.

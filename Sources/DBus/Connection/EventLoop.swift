@@ -17,7 +17,8 @@ import Synchronization
 /// connection's lock, so the bookkeeping they touch sits behind `state`.
 final class EventLoop: @unchecked Sendable {
     // @unchecked Sendable: `connection` and the descriptors are set once in
-    // init and never change; everything mutable is inside `state`.
+    // init and never change; `thread` is only touched under `joinLock`;
+    // everything else mutable is inside `state` or atomic.
 
     // @unchecked Sendable (Watch, Timer): the pointers are libdbus's; we only
     // store and compare them, and pass them back to libdbus, which locks.
@@ -45,7 +46,12 @@ final class EventLoop: @unchecked Sendable {
     private let wakeFD: Int32
     private let state = Mutex(State())
     private let finished = Mutex(false)
+    /// The loop thread, for joining; set by start(), cleared by the stop()
+    /// that joined it (both under `joinLock`).
     private var thread: pthread_t?
+    private let joinLock = Mutex(())
+    /// The loop thread's pthread_self(), 0 before it runs: read from any thread.
+    private let loopThread = Atomic<UInt>(0)
 
     init(connection: OpaquePointer) throws(DBusError) {
         self.connection = connection
@@ -156,7 +162,7 @@ final class EventLoop: @unchecked Sendable {
             box.release()
             throw DBusError.system("pthread_create", errno: status)
         }
-        thread = handle
+        joinLock.withLock { _ in thread = handle }
     }
 
     /// Stops the loop and waits for its thread to end. Safe to call twice and
@@ -164,26 +170,33 @@ final class EventLoop: @unchecked Sendable {
     func stop() {
         state.withLock { $0.stopping = true }
         wake()
-        guard let thread, !isLoopThread else { return }
-        pthread_join(thread, nil)
-        self.thread = nil
+        guard !isLoopThread else { return }
+        joinLock.withLock { _ in
+            guard let thread else { return }
+            pthread_join(thread, nil)
+            self.thread = nil
+        }
     }
 
     private var isStopping: Bool { state.withLock { $0.stopping } }
 
     /// True when called on the loop thread.
     var isLoopThread: Bool {
-        guard let thread else { return false }
-        return pthread_equal(thread, pthread_self()) != 0
+        loopThread.load(ordering: .relaxed) == UInt(pthread_self())
     }
 
-    /// Makes `epoll_wait` return, from any thread.
+    /// Makes `epoll_wait` return, from any other thread. On the loop thread
+    /// itself there is nothing to wake: it dispatches and re-reads its timers
+    /// before it sleeps again (and libdbus calls this from there on every
+    /// reply, which would cost two system calls each).
     func wake() {
+        if isLoopThread { return }
         var one: UInt64 = 1
         _ = write(wakeFD, &one, MemoryLayout<UInt64>.size)
     }
 
     private func run() {
+        loopThread.store(UInt(pthread_self()), ordering: .relaxed)
         let capacity = 32
         var events = [epoll_event](repeating: epoll_event(), count: capacity)
         while true {

@@ -84,7 +84,7 @@ public final class Message: @unchecked Sendable {
     public func makeError(_ error: DBusError) throws(DBusError) -> Message {
         // libdbus aborts on a message that is not valid UTF-8 or holds a NUL;
         // a Swift String is valid UTF-8, so only NULs need replacing.
-        let text = error.message.contains("\0") ? error.message.replacingNUL() : error.message
+        let text = error.message.containsNUL ? error.message.replacingNUL() : error.message
         let reply = error.name.rawValue.withCString { name in
             text.withCString { dbus_message_new_error(raw, name, $0) }
         }

@@ -7,13 +7,14 @@ extension Connection {
             return
         }
         let interfaceName = message.interface
-        let node = objects.node(at: path)
-        let standard = standardInterfaces
-        let available: [Interface]
-        if let node {
-            available = node.interfaces + standard.forObject(isManager: objects.isManager(path))
+        let declared: [Interface]
+        let standard: [Interface]
+        if let node = objects.node(at: path) {
+            declared = node.interfaces
+            standard = standardInterfaces.forObject(isManager: objects.isManager(path))
         } else if objects.hasDescendants(path) || path == .root {
-            available = standard.forIntermediateNode
+            declared = []
+            standard = standardInterfaces.forIntermediateNode
         } else {
             reject(message, DBusError(.unknownObject, "no object at path \(path.rawValue)"))
             return
@@ -21,7 +22,8 @@ extension Connection {
 
         let method: Method
         if let interfaceName {
-            guard let interface = available.first(where: { $0.name == interfaceName }) else {
+            guard let interface = declared.first(where: { $0.name == interfaceName })
+                ?? standard.first(where: { $0.name == interfaceName }) else {
                 reject(message, DBusError(.unknownInterface,
                     "object \(path.rawValue) has no interface \(interfaceName.rawValue)"))
                 return
@@ -35,7 +37,8 @@ extension Connection {
         } else {
             // No interface field: the first interface, in declaration order,
             // that has a method of that name.
-            guard let found = available.lazy.compactMap({ $0.methodsByName[member.rawValue] }).first else {
+            let search = { (interfaces: [Interface]) in interfaces.lazy.compactMap { $0.methodsByName[member.rawValue] }.first }
+            guard let found = search(declared) ?? search(standard) else {
                 reject(message, DBusError(.unknownMethod,
                     "object \(path.rawValue) has no method \(member.rawValue)"))
                 return
@@ -46,7 +49,7 @@ extension Connection {
     }
 
     private func invoke(_ method: Method, message: Message, interface: InterfaceName?) {
-        let label = "\(interface.map { $0.rawValue + "." } ?? "")\(method.name.rawValue)"
+        let label = CallLabel(interface: interface, member: method.name)
         guard message.hasSignature(method.inputSignature) else {
             reject(message, .invalidArgs(
                 "\(label) takes arguments of signature \"\(method.inputSignature)\", got \"\(message.signature)\""))
@@ -87,7 +90,7 @@ extension Connection {
 
     /// A handler's error as a D-Bus error: its own name when it threw a
     /// `DBusError`, else `Failed` with its description.
-    static func dbusError(_ error: any Error, label: String) -> DBusError {
+    static func dbusError(_ error: any Error, label: some CustomStringConvertible) -> DBusError {
         if let error = error as? DBusError { return error }
         return DBusError(.failed, "\(label) failed: \(error)")
     }
@@ -95,5 +98,16 @@ extension Connection {
     private func reject(_ message: Message, _ error: DBusError) {
         guard !message.noReplyExpected, let reply = try? message.makeError(error) else { return }
         try? send(reply)
+    }
+}
+
+/// "interface.Member" for messages about a call, built only when one is needed.
+struct CallLabel: Sendable, CustomStringConvertible {
+    let interface: InterfaceName?
+    let member: MemberName
+
+    var description: String {
+        guard let interface else { return member.rawValue }
+        return "\(interface.rawValue).\(member.rawValue)"
     }
 }

@@ -22,9 +22,9 @@ public final class Reply: Sendable {
     private let connection: Connection
     private let outputTypes: [DBusType]
     private let answered = Atomic<Bool>(false)
-    private let label: String
+    private let label: CallLabel
 
-    init(call: Message, connection: Connection, outputTypes: [DBusType], label: String) {
+    init(call: Message, connection: Connection, outputTypes: [DBusType], label: CallLabel) {
         self.call = call
         self.connection = connection
         self.outputTypes = outputTypes
@@ -48,6 +48,24 @@ public final class Reply: Sendable {
         return true
     }
 
+    /// Sends a reply encoded beforehand. Returns false when the call was
+    /// already answered.
+    @discardableResult
+    public func send(_ prepared: PreparedReply) -> Bool {
+        guard claim() else { return false }
+        if call.noReplyExpected { return true }
+        guard prepared.types == outputTypes else {
+            transmit(.failure(mismatch(prepared.types)))
+            return true
+        }
+        do {
+            try connection.send(prepared.reply(to: call))
+        } catch {
+            transmit(.failure(error))
+        }
+        return true
+    }
+
     /// Sends an error reply. Returns false when the call was already answered.
     @discardableResult
     public func fail(_ error: DBusError) -> Bool {
@@ -67,13 +85,19 @@ public final class Reply: Sendable {
         answered.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
     }
 
+    /// The error for a handler whose reply does not match the declared outputs.
+    private func mismatch(_ types: [DBusType]) -> DBusError {
+        let got = types.map(\.signature).joined()
+        let want = outputTypes.map(\.signature).joined()
+        return DBusError(.failed, "\(label) produced a reply of signature \"\(got)\" instead of \"\(want)\"")
+    }
+
     private func transmit(_ outcome: Result<[Value], DBusError>) {
         if call.noReplyExpected { return }
         var outcome = outcome
-        if case .success(let values) = outcome, values.map(\.type) != outputTypes {
-            let got = values.map(\.type.signature).joined()
-            let want = outputTypes.map(\.signature).joined()
-            outcome = .failure(DBusError(.failed, "\(label) produced a reply of signature \"\(got)\" instead of \"\(want)\""))
+        if case .success(let values) = outcome {
+            let types = values.map(\.type)
+            if types != outputTypes { outcome = .failure(mismatch(types)) }
         }
         do {
             let reply: Message

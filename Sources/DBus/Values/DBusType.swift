@@ -23,9 +23,31 @@ public indirect enum DBusType: Hashable, Sendable {
 
     /// The type's signature, e.g. "a{sv}".
     public var signature: String {
-        var result = ""
-        appendSignature(to: &result)
-        return result
+        // The common ones as literals: no allocation on every container sent.
+        switch self {
+        case .byte: return "y"
+        case .boolean: return "b"
+        case .int16: return "n"
+        case .uint16: return "q"
+        case .int32: return "i"
+        case .uint32: return "u"
+        case .int64: return "x"
+        case .uint64: return "t"
+        case .double: return "d"
+        case .string: return "s"
+        case .objectPath: return "o"
+        case .signature: return "g"
+        case .unixFD: return "h"
+        case .variant: return "v"
+        case .dictionary(.string, .variant): return "a{sv}"
+        case .array(.variant): return "av"
+        case .array(.byte): return "ay"
+        case .array(.string): return "as"
+        default:
+            var result = ""
+            appendSignature(to: &result)
+            return result
+        }
     }
 
     /// Whether this is a basic type (y b n q i u x t d s o g h): one that can be a

@@ -1,3 +1,5 @@
+import Glibc
+
 extension Value {
     /// Checks the value against the D-Bus specification, so that libdbus accepts it:
     ///
@@ -33,7 +35,7 @@ extension Value {
     private func validate(nesting: Nesting) throws(DBusValueError) {
         switch self {
         case .string(let string):
-            if string.utf8.contains(0) {
+            if string.containsNUL {
                 throw .nulInString(string, at: .root)
             }
         case .byte, .boolean, .int16, .uint16, .int32, .uint32, .int64, .uint64, .double, .objectPath, .signature:
@@ -64,7 +66,7 @@ extension Value {
                 try valueType.checkDeclared(inside: inner)
                 return
             }
-            var seen = Set<Value>(minimumCapacity: entries.count)
+            var keys = UniqueKeys(expecting: entries.count, stringKeys: keyType == .string)
             for (index, entry) in entries.enumerated() {
                 guard entry.key.hasType(keyType) else {
                     throw .typeMismatch(expected: keyType, actual: entry.key, at: ValuePath(components: [.key(index)]))
@@ -74,7 +76,7 @@ extension Value {
                 } catch {
                     throw error.prepending(.key(index))
                 }
-                guard seen.insert(entry.key).inserted else {
+                guard keys.insert(entry.key) else {
                     throw .duplicateKey(entry.key, at: ValuePath(components: [.key(index)]))
                 }
                 guard entry.value.hasType(valueType) else {
@@ -177,5 +179,42 @@ private struct Nesting {
         if total > DBusLimits.maximumTotalNesting {
             throw .nestedTooDeeply(at: .root)
         }
+    }
+}
+
+/// Checks dictionary keys for duplicates. String keys, by far the most common
+/// (`a{sv}`), are compared as strings, much cheaper to hash than `Value`s; a
+/// single entry needs no set at all.
+private struct UniqueKeys {
+    private var strings: Set<String> = []
+    private var values: Set<Value> = []
+    private let stringKeys: Bool
+
+    init(expecting count: Int, stringKeys: Bool) {
+        self.stringKeys = stringKeys
+        if count > 1 {
+            if stringKeys { strings.reserveCapacity(count) } else { values.reserveCapacity(count) }
+        }
+    }
+
+    mutating func insert(_ key: Value) -> Bool {
+        if stringKeys, case .string(let text) = key {
+            return strings.insert(text).inserted
+        }
+        return values.insert(key).inserted
+    }
+}
+
+extension String {
+    /// Whether the UTF-8 contains a NUL byte, scanned in place (memchr) for
+    /// native strings.
+    var containsNUL: Bool {
+        if let found = utf8.withContiguousStorageIfAvailable({ buffer -> Bool in
+            guard let base = buffer.baseAddress, buffer.count > 0 else { return false }
+            return memchr(base, 0, buffer.count) != nil
+        }) {
+            return found
+        }
+        return utf8.contains(0)
     }
 }

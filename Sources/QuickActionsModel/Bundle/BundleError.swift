@@ -4,7 +4,7 @@ public enum BundleError: Error, Sendable, Hashable, CustomStringConvertible {
     case unreadable(path: String, reason: String)
     /// The file is larger than `BundleManifest.maximumInfoPlistSize`.
     case tooLarge(path: String, bytes: Int)
-    /// Foundation could not parse the property list.
+    /// The file is not a binary or XML property list, or a broken one; `reason` says where.
     case notAPropertyList(path: String, reason: String)
     /// The top level is not a dictionary.
     case notADictionary(path: String, found: String)

@@ -44,9 +44,10 @@ public struct BundleManifest: Sendable, Hashable {
         self.items = items
     }
 
-    /// Parses the contents of an `Info.plist` (XML, binary or old-style).
+    /// Parses the contents of an `Info.plist`: a binary (`bplist00`) or XML property list.
     ///
-    /// Pure: reads no file and runs no plugin code; any input gives a manifest or an error.
+    /// Pure: reads no file and runs no plugin code; any input gives a manifest or an error,
+    /// never a crash or a hang (see `PropertyListReader`).
     /// - Parameter path: the file's path, used in errors and diagnostics only.
     /// - Returns: the manifest and warnings about skipped items or ignored keys.
     /// - Throws: `BundleError` when the property list is broken or a required key is missing
@@ -59,9 +60,9 @@ public struct BundleManifest: Sendable, Hashable {
         }
         let object: Any
         do {
-            object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+            object = try PropertyListReader.read(data)
         } catch {
-            throw .notAPropertyList(path: path, reason: PropertyListStrings.reason(error))
+            throw .notAPropertyList(path: path, reason: error.description)
         }
         guard let plist = object as? [String: Any] else {
             throw .notADictionary(path: path, found: PropertyListUserInfo.typeName(object))

@@ -16,8 +16,16 @@ public enum ItemLimits {
     public static let maximumIconBytes = 1024
     /// The user info's encoded size.
     public static let maximumUserInfoBytes = 64 * 1024
-    /// The user info's nesting depth.
-    public static let maximumUserInfoDepth = 32
+    /// The user info's nesting depth: 18, not the 32 first planned, because the
+    /// broker must be able to send every item it keeps. On D-Bus each level of
+    /// user info costs three containers (an `a{sv}` or `av` array, its dict
+    /// entry, the variant), every container counts towards the message's
+    /// nesting limit of 64, and the deepest reply that carries items,
+    /// GetManagedObjects (`a{oa{sa{sv}}}` → `Items` `aa{sv}` → `user-info`),
+    /// starts 11 containers down: 3 × (18 − 1) + 11 = 62 ≤ 64, while 19 levels
+    /// would need 65. The broker's tests list items at exactly this depth
+    /// through every method and property.
+    public static let maximumUserInfoDepth = 18
 
     /// Checks a whole dynamic list: its length and every item.
     /// - Throws: the first limit broken, naming the item's index, the field and the size.

@@ -30,12 +30,12 @@ public struct StringsTable: Sendable, Hashable {
             throw .tooLarge(bytes: data.count)
         }
         let bytes = [UInt8](data)
-        if PropertyListStrings.looksLikePropertyList(bytes) {
-            return StringsTable(try PropertyListStrings.parse(data))
+        if PropertyListReader.format(of: bytes) != .unknown {
+            return StringsTable(try PropertyListStrings.entries(PropertyListStrings.read(data)))
         }
         let scalars = try StringsTextDecoder.decode(bytes)
         if PropertyListStrings.startsWithBrace(scalars) {
-            return StringsTable(try PropertyListStrings.parse(data))
+            return StringsTable(try PropertyListStrings.entries(PropertyListStrings.readOldStyle(data)))
         }
         var parser = StringsTextParser(scalars)
         return StringsTable(try parser.parseEntries())
@@ -47,7 +47,7 @@ public struct StringsTable: Sendable, Hashable {
 public enum StringsTableError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A syntax or encoding error in the text format at `line`, `column`.
     case syntax(line: Int, column: Int, reason: String)
-    /// Property-list input that Foundation refused, or that is not a dictionary of strings.
+    /// Property-list input that is broken, or that is not a dictionary of strings.
     case propertyList(reason: String)
     /// Larger than `StringsTable.maximumSize`.
     case tooLarge(bytes: Int)
@@ -64,17 +64,9 @@ public enum StringsTableError: Error, Sendable, Hashable, CustomStringConvertibl
     }
 }
 
-/// Strings tables written as property lists (XML, binary or old-style `{ … }`).
+/// Strings tables written as property lists (XML, binary or old-style `{ … }`), read through
+/// `PropertyListReader` so that no binary property list reaches Foundation.
 enum PropertyListStrings {
-    static func looksLikePropertyList(_ bytes: [UInt8]) -> Bool {
-        if bytes.starts(with: Array("bplist".utf8)) { return true }
-        var rest = bytes[...]
-        if rest.starts(with: [0xEF, 0xBB, 0xBF]) { rest = rest.dropFirst(3) }
-        let text = rest.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
-        return text.starts(with: Array("<?xml".utf8)) || text.starts(with: Array("<plist".utf8))
-            || text.starts(with: Array("<!DOCTYPE plist".utf8))
-    }
-
     /// True when the first significant character (after white space and comments) is `{`.
     static func startsWithBrace(_ scalars: [Unicode.Scalar]) -> Bool {
         var parser = StringsTextParser(scalars)
@@ -82,30 +74,35 @@ enum PropertyListStrings {
         return parser.peek == "{"
     }
 
-    static func parse(_ data: Data) throws(StringsTableError) -> [String: String] {
-        let object: Any
+    static func read(_ data: Data) throws(StringsTableError) -> Any {
         do {
-            object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+            return try PropertyListReader.read(data)
         } catch {
-            throw .propertyList(reason: Self.reason(error))
+            throw .propertyList(reason: "not a property list: \(error)")
         }
+    }
+
+    static func readOldStyle(_ data: Data) throws(StringsTableError) -> Any {
+        do {
+            return try PropertyListReader.readOldStyle(data)
+        } catch {
+            throw .propertyList(reason: "not a property list: \(error)")
+        }
+    }
+
+    /// The entries of a property list that must be a dictionary of strings.
+    static func entries(_ object: Any) throws(StringsTableError) -> [String: String] {
         guard let dictionary = object as? [String: Any] else {
-            throw .propertyList(reason: "the top level is \(type(of: object)), not a dictionary")
+            throw .propertyList(reason: "the top level is \(PropertyListUserInfo.typeName(object)), not a dictionary")
         }
         var entries: [String: String] = [:]
         for (key, value) in dictionary {
             guard let string = value as? String else {
-                throw .propertyList(reason: "the value of \(key.quotedForMessage) is \(type(of: value)), not a string")
+                throw .propertyList(
+                    reason: "the value of \(key.quotedForMessage) is \(PropertyListUserInfo.typeName(value)), not a string")
             }
             entries[key] = string
         }
         return entries
-    }
-
-    /// Foundation's description of a property-list error, in one line.
-    static func reason(_ error: any Error) -> String {
-        let nsError = error as NSError
-        if let debug = nsError.userInfo["NSDebugDescription"] as? String { return debug }
-        return nsError.localizedDescription
     }
 }

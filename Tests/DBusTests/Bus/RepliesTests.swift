@@ -92,7 +92,7 @@ import Testing
     }
 
     @Test func losingTheBusIsReportedNotFatal() async throws {
-        let bus = try TestBus()
+        let bus = try await TestBus()
         let connection = try Connection(.address(bus.address))
         let lost = AsyncStream<DBusError>.makeStream()
         connection.onDisconnect { error in

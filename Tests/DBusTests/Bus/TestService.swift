@@ -23,7 +23,7 @@ final class TestService: Sendable {
     let lastEchoAll = Mutex<[Value]>([])
 
     init() async throws {
-        bus = try TestBus()
+        bus = try await TestBus()
         server = try Connection(.address(bus.address))
         try server.export([makeInterface()], at: Self.path)
         server.addObjectManager(at: Self.path)

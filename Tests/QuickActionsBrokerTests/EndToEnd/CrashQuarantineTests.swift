@@ -12,24 +12,11 @@ import Testing
         items: [TestBundle.item("crash", "Crash"), TestBundle.item("hello", "Hello")])
 
     @Test func aCrashingPluginIsQuarantinedAfterThreeCrashes() async throws {
-        let bus = try TestBus()
-        let plugins = bus.directory.appendingPathComponent("plugins")
-        let state = bus.directory.appendingPathComponent("state")
-        try FileManager.default.createDirectory(at: plugins, withIntermediateDirectories: true)
-        try Fixtures.swiftApp.write(into: plugins)
-        let crashBundle = try Self.crashApp.write(into: plugins)
-        // Activation starts the broker; the Swift runtime's crash backtrace is
-        // turned off so a crash ends the process at once.
-        try """
-            [D-BUS Service]
-            Name=org.quickactions.Broker1
-            Exec=/usr/bin/env SWIFT_BACKTRACE=enable=no \(PackagePaths.executable("quickactionsd").path) --plugins \(plugins.path) --state-dir \(state.path)
-            """.write(to: bus.serviceDirectory.appendingPathComponent("org.quickactions.Broker1.service"),
-                      atomically: true, encoding: .utf8)
+        let broker = try await ActivatableBroker(bundles: [Fixtures.swiftApp, Self.crashApp])
+        defer { broker.stop() }
+        let crashBundle = broker.pluginDirectory.appendingPathComponent("\(Self.crashApp.appID).bundle")
         func call(_ arguments: [String]) async throws -> CommandResult {
-            try await Command.run("busctl", ["--address=\(bus.address)", "--json=short", "call", "--",
-                                             "org.quickactions.Broker1", "/org/quickactions/Broker1",
-                                             "org.quickactions.Broker1"] + arguments, timeout: .seconds(60))
+            try await broker.call(arguments[0], arguments.count > 1 ? arguments[1] : "", Array(arguments.dropFirst(2)))
         }
 
         let stored = try BusctlReply(try await call(["Perform", "ssa{sv}", "org.example.swift", "echo-items", "0"]))
@@ -57,6 +44,5 @@ import Testing
         _ = try await call(["Reload"])
         let alive = try BusctlReply(try await call(["Perform", "ssa{sv}", "org.example.crash", "hello", "0"]))
         #expect(alive.data.first as? Bool == true)
-        bus.stop()
     }
 }

@@ -135,9 +135,20 @@ import Testing
             ("list", .array(.string, [.string("a"), .string("b")])),
             ("nested", Self.options([("deep", .variant(.int16(-3)))])),
         ])
+        // A listing before the change fills the broker's listing cache...
+        func allItemsCount() async throws -> Int {
+            let reply = try await client.call(destination: Self.broker, path: Self.root, interface: Self.interface,
+                                              member: "GetAllItems", [Self.options()])
+            guard case .array(_, let groups)? = reply.first, case .structure(let fields)? = groups.first,
+                  case .array(_, let items) = fields[1] else { return -1 }
+            return items.count
+        }
+        #expect(try await allItemsCount() == 5)
         let result = try await Self.perform(client, "org.example.swift", "echo-items", Self.options([
             ("arguments", arguments), ("activation-token", .string("token-1")),
         ]))
+        // ...which must not outlive it.
+        #expect(try await allItemsCount() == 7)
         #expect(result.success)
         var seen: [String] = []
         var iterator = signals.stream.makeAsyncIterator()
@@ -243,5 +254,51 @@ final class Outcomes: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return Set(recorded)
+    }
+}
+
+/// User info at the depth limit must be listable through every method and
+/// property that carries items; one level more is refused at the door.
+@Suite struct DeepUserInfoTests {
+    static func nested(_ levels: Int) -> Value {
+        var value = Value.int64(1)
+        for index in 1..<levels {
+            value = index % 2 == 0
+                ? .array(.variant, [.variant(value)])
+                : .dictionary(key: .string, value: .variant, [DictionaryEntry(.string("d"), .variant(value))])
+        }
+        return value
+    }
+
+    @Test func itemsAtTheDepthLimitAreListedEverywhere() async throws {
+        let harness = try await BrokerHarness(bundles: [Fixtures.swiftApp])
+        let client = try Connection(.address(harness.bus.address))
+        let limit = 18
+        // Inside the arguments dictionary a value of limit - 1 levels makes user info of `limit` levels.
+        let arguments = PerformTests.options([("deep", Self.nested(limit - 1))])
+        let result = try await PerformTests.perform(client, "org.example.swift", "echo-items",
+                                                    PerformTests.options([("arguments", arguments)]))
+        #expect(result.success)
+        let calls: [(ObjectPath, InterfaceName, MemberName, [Value])] = [
+            (PerformTests.root, PerformTests.interface, "GetItems", [.string("org.example.swift"), PerformTests.options()]),
+            (PerformTests.root, PerformTests.interface, "GetAllItems", [PerformTests.options()]),
+            ("/org/quickactions/Broker1/apps/org_2eexample_2eswift", "org.freedesktop.DBus.Properties", "Get",
+             [.string("org.quickactions.Application1"), .string("Items")]),
+            (PerformTests.root, "org.freedesktop.DBus.ObjectManager", "GetManagedObjects", []),
+        ]
+        for (path, interface, member, arguments) in calls {
+            let reply = try await client.call(destination: PerformTests.broker, path: path, interface: interface,
+                                              member: member, arguments)
+            #expect("\(reply)".contains("int64 1"), "\(member.rawValue) lost the deep value")
+        }
+        do {
+            let tooDeep = PerformTests.options([("deep", Self.nested(limit))])
+            _ = try await PerformTests.perform(client, "org.example.swift", "echo-items",
+                                               PerformTests.options([("arguments", tooDeep)]))
+            Issue.record("user info one level past the limit was accepted")
+        } catch {
+            #expect(error.name == .invalidArgs)
+            #expect(error.message.contains("arguments.deep"))
+        }
     }
 }

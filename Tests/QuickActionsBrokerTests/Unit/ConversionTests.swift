@@ -46,7 +46,7 @@ import Testing
         Refused(value: options([("pair", .structure([.int32(1), .int32(2)]))]), mentions: "arguments.pair"),
         Refused(value: options([("huge", .uint64(UInt64.max))]), mentions: "arguments.huge"),
         Refused(value: options([("map", .dictionary(key: .int32, value: .string, []))]), mentions: "arguments.map"),
-        Refused(value: options([("deep", deep(33))]), mentions: "arguments.deep"),
+        Refused(value: options([("deep", deep(ItemLimits.maximumUserInfoDepth))]), mentions: "arguments.deep"),
     ]
 
     static func deep(_ levels: Int) -> Value {
@@ -65,9 +65,11 @@ import Testing
         }
     }
 
-    @Test func thirtyTwoLevelsAreAccepted() throws {
-        let info = try UserInfoConversion.userInfo(Self.options([("deep", Self.deep(32))]), option: "arguments")
-        #expect(info["deep"]?.depth == 32)
+    @Test func userInfoAtTheDepthLimitIsAccepted() throws {
+        // deep(n) is n levels by itself; inside the arguments dictionary it is one more.
+        let limit = ItemLimits.maximumUserInfoDepth
+        let info = try UserInfoConversion.userInfo(Self.options([("deep", Self.deep(limit - 1))]), option: "arguments")
+        #expect(UserInfoValue.dictionary(info).depth == limit)
     }
 
     @Test func optionsAreTypedAndUnknownOnesIgnored() throws {

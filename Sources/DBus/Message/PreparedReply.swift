@@ -1,0 +1,39 @@
+import CDBus
+
+/// A reply body encoded once and sent to many callers: for large answers that
+/// change rarely (a listing of every item), where encoding and validating the
+/// values again for every call would cost more than the call itself.
+///
+/// Each `Reply.send(_:)` copies the body (`dbus_message_copy`, a memcpy) and
+/// addresses the copy to its caller.
+public final class PreparedReply: Sendable {
+    let template: Message
+    let types: [DBusType]
+
+    /// Validates and encodes `values` once (`dbus_message_new(METHOD_RETURN)`).
+    public init(_ values: [Value]) throws(DBusError) {
+        guard let raw = dbus_message_new(DBUS_MESSAGE_TYPE_METHOD_RETURN) else {
+            throw DBusError.noMemory("creating a prepared reply")
+        }
+        template = Message(owning: raw)
+        try template.append(values)
+        types = values.map(\.type)
+    }
+
+    /// A copy of the body addressed as the reply to `call`.
+    func reply(to call: Message) throws(DBusError) -> Message {
+        guard let raw = dbus_message_copy(template.raw) else {
+            throw DBusError.noMemory("copying a prepared reply")
+        }
+        let reply = Message(owning: raw)
+        guard dbus_message_set_reply_serial(raw, call.serial) != 0 else {
+            throw DBusError.noMemory("addressing a prepared reply")
+        }
+        if let sender = dbus_message_get_sender(call.raw) {
+            guard dbus_message_set_destination(raw, sender) != 0 else {
+                throw DBusError.noMemory("addressing a prepared reply")
+            }
+        }
+        return reply
+    }
+}

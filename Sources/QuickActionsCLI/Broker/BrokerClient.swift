@@ -1,0 +1,94 @@
+import DBus
+
+/// A client of the broker's D-Bus API v1 on one bus connection. Every call
+/// maps failures to ``CLIError`` (see ``BrokerErrorMapping``).
+public final class BrokerClient: Sendable {
+    public let connection: Connection
+    public let globals: GlobalOptions
+
+    /// Connects to the bus `globals` names; a bus that cannot be reached is `.unreachable`.
+    public init(globals: GlobalOptions) throws(CLIError) {
+        self.globals = globals
+        do {
+            connection = try Connection(globals.bus)
+        } catch {
+            throw BrokerErrorMapping.connectionFailed(error, globals: globals)
+        }
+    }
+
+    /// Closes the connection.
+    public func close() {
+        connection.close()
+    }
+
+    /// `ListApplications()`: id, name and icon of every app, sorted by id.
+    public func listApplications() async throws(CLIError) -> [Application] {
+        let reply = try await call("ListApplications", [])
+        return try Application.list(decoding: reply.first)
+    }
+
+    /// Every app with its object's properties (version, loaded), from the
+    /// root's ObjectManager.
+    public func applicationDetails() async throws(CLIError) -> [Application] {
+        let reply = try await call("GetManagedObjects", [], interface: BrokerAPI.objectManager)
+        return try Application.list(managedObjects: reply.first)
+    }
+
+    /// `GetItems(app_id, options)`.
+    public func items(of app: String, options: RequestOptions = RequestOptions()) async throws(CLIError) -> [Item] {
+        let reply = try await call("GetItems", [.string(app), options.value])
+        return try Item.list(decoding: reply.first, app: app)
+    }
+
+    /// `GetAllItems(options)`: every app's items, sorted by app id.
+    public func allItems(options: RequestOptions = RequestOptions()) async throws(CLIError) -> [AppItems] {
+        let reply = try await call("GetAllItems", [options.value])
+        guard let groups = reply.first?.array else {
+            throw .failed("the broker answered GetAllItems with something other than a list")
+        }
+        var result: [AppItems] = []
+        for group in groups {
+            guard let fields = group.structure, fields.count == 2, let app = fields[0].string else {
+                throw .failed("the broker listed a group of items as \(group.type), not (saa{sv})")
+            }
+            result.append(AppItems(appID: app, items: try Item.list(decoding: fields[1], app: app)))
+        }
+        return result
+    }
+
+    /// `Perform(app_id, type, options)`. The call waits a little longer than
+    /// the broker's own timeout, so the broker's Timeout error comes first.
+    public func perform(app: String, type: String, options: RequestOptions) async throws(CLIError) -> PerformResult {
+        let brokerTimeout = options.timeoutMilliseconds ?? BrokerAPI.maximumTimeoutMilliseconds
+        let wait = Duration.milliseconds(Int64(brokerTimeout)) + .seconds(10)
+        let reply = try await call("Perform", [.string(app), .string(type), options.value], timeout: wait,
+                                   what: "Perform of '\(type)' of app '\(app)'")
+        return try PerformResult(decoding: reply)
+    }
+
+    /// Subscribes to the broker's signals (ItemsChanged, ApplicationsChanged);
+    /// `handler` runs on the connection's loop thread.
+    public func subscribeToChanges(
+        _ handler: @escaping @Sendable (Message) -> Void
+    ) async throws(CLIError) -> SignalSubscription {
+        let rule = MatchRule(sender: BrokerAPI.busName.rawValue, path: BrokerAPI.rootPath, interface: BrokerAPI.interface)
+        do {
+            return try await connection.subscribe(rule, handler: handler)
+        } catch {
+            throw BrokerErrorMapping.map(error, globals: globals, calling: "a signal subscription")
+        }
+    }
+
+    private func call(
+        _ member: MemberName, _ arguments: [Value], interface: InterfaceName = BrokerAPI.interface,
+        timeout: Duration = Connection.defaultTimeout, what: String? = nil
+    ) async throws(CLIError) -> [Value] {
+        do {
+            return try await connection.call(
+                destination: BrokerAPI.busName, path: BrokerAPI.rootPath, interface: interface,
+                member: member, arguments, timeout: timeout)
+        } catch {
+            throw BrokerErrorMapping.map(error, globals: globals, calling: what ?? member.rawValue)
+        }
+    }
+}

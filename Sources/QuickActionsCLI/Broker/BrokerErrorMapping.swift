@@ -1,0 +1,69 @@
+import DBus
+
+/// Turns what the bus or the broker answered into the CLI's error, and so its
+/// exit code: one place for the mapping the help documents.
+public enum BrokerErrorMapping {
+    /// Errors meaning nobody answers for the broker's name.
+    static let notRunning: Set<String> = [
+        ErrorName.serviceUnknown.rawValue, ErrorName.nameHasNoOwner.rawValue,
+        "org.freedesktop.DBus.Error.Spawn.ExecFailed", "org.freedesktop.DBus.Error.Spawn.ChildExited",
+        "org.freedesktop.DBus.Error.Spawn.ChildSignaled", "org.freedesktop.DBus.Error.Spawn.Failed",
+        "org.freedesktop.DBus.Error.Spawn.FailedToSetup", "org.freedesktop.DBus.Error.Spawn.ServiceNotFound",
+        "org.freedesktop.DBus.Error.Spawn.ServiceNotValid", "org.freedesktop.DBus.Error.Spawn.NoMemory",
+        "org.freedesktop.DBus.Error.Spawn.PermissionsInvalid", "org.freedesktop.DBus.Error.Spawn.FileInvalid",
+        "org.freedesktop.DBus.Error.Spawn.ConfigInvalid", "org.freedesktop.DBus.Error.Spawn.ChildForkFailed",
+    ]
+
+    /// How to start the broker, for messages.
+    public static func startHint(_ globals: GlobalOptions) -> String {
+        switch globals.bus {
+        case .session:
+            "start it with 'systemctl --user start quickactionsd' or run 'quickactionsd'"
+        case .system:
+            "start it with 'quickactionsd --system' as a user the system bus policy allows"
+        case .address(let address):
+            "start it with 'quickactionsd --address \(address)'"
+        }
+    }
+
+    /// The error for a bus that cannot be connected to at all.
+    public static func connectionFailed(_ error: DBusError, globals: GlobalOptions) -> CLIError {
+        var message = "cannot connect to \(globals.busDescription): \(oneLine(error.message))"
+        if globals.bus == .session {
+            message += "; is a D-Bus session running (DBUS_SESSION_BUS_ADDRESS)?"
+        }
+        return .unreachable(message)
+    }
+
+    /// Maps an error answered to a call (`what` says which call, for messages).
+    public static func map(_ error: DBusError, globals: GlobalOptions, calling what: String) -> CLIError {
+        let name = error.name.rawValue
+        let message = oneLine(error.message)
+        switch name {
+        case BrokerAPI.Errors.unknownApplication, BrokerAPI.Errors.unknownItem:
+            return .notFound(message)
+        case BrokerAPI.Errors.pluginFailed:
+            return .pluginFailed(message)
+        case BrokerAPI.Errors.timeout:
+            return .pluginFailed(message)
+        case ErrorName.invalidArgs.rawValue:
+            return .usage(UsageError("the broker rejected \(what): \(message)"))
+        case _ where notRunning.contains(name):
+            return .unreachable(
+                "the broker (\(BrokerAPI.busName.rawValue)) is not running on \(globals.busDescription); "
+                    + startHint(globals))
+        case ErrorName.noReply.rawValue, ErrorName.timeout.rawValue:
+            return .unreachable(
+                "the broker (\(BrokerAPI.busName.rawValue)) on \(globals.busDescription) did not answer \(what): \(message)")
+        case ErrorName.disconnected.rawValue, ErrorName.accessDenied.rawValue, ErrorName.ioError.rawValue:
+            return .unreachable("cannot reach the broker on \(globals.busDescription) for \(what): \(message)")
+        default:
+            return .failed("the broker refused \(what): \(message) (\(name))")
+        }
+    }
+
+    /// Messages end up on one line of stderr.
+    static func oneLine(_ text: String) -> String {
+        text.split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+}

@@ -1,0 +1,34 @@
+import DBus
+
+/// The `a{sv}` options of the broker's calls, built only from what was given.
+public struct RequestOptions: Sendable, Equatable {
+    public var locale: String?
+    public var limit: UInt32?
+    public var timeoutMilliseconds: UInt32?
+    /// The `arguments` dictionary (`a{sv}`), passed to the plugin as caller data.
+    public var arguments: Value?
+    public var activationToken: String?
+
+    public init(locale: String? = nil, limit: UInt32? = nil, timeoutMilliseconds: UInt32? = nil,
+                arguments: Value? = nil, activationToken: String? = nil) {
+        self.locale = locale
+        self.limit = limit
+        self.timeoutMilliseconds = timeoutMilliseconds
+        self.arguments = arguments
+        self.activationToken = activationToken
+    }
+
+    /// The options dictionary as sent.
+    public var value: Value {
+        var entries: [DictionaryEntry] = []
+        func add(_ key: String, _ value: Value) {
+            entries.append(DictionaryEntry(.string(key), .variant(value)))
+        }
+        if let locale { add("locale", .string(locale)) }
+        if let limit { add("limit", .uint32(limit)) }
+        if let timeoutMilliseconds { add("timeout-ms", .uint32(timeoutMilliseconds)) }
+        if let arguments { add("arguments", arguments) }
+        if let activationToken { add("activation-token", .string(activationToken)) }
+        return .dictionary(key: .string, value: .variant, entries)
+    }
+}

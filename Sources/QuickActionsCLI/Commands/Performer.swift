@@ -1,0 +1,60 @@
+import Dispatch
+import Glibc
+
+/// Performs one item and reports its result: shared by `invoke` and `pick`.
+struct Performer: Sendable {
+    let app: String
+    let type: String
+    let options: RequestOptions
+    let json: Bool
+    /// What the spinner says, e.g. the item's title.
+    let label: String
+
+    /// Performs, with a spinner on a terminal while the call takes more than
+    /// a second. Success prints the plugin's message (or the JSON reply) and
+    /// is exit 0; the plugin's failure is exit 1 with a line on stderr.
+    func run(_ broker: BrokerClient, _ context: CommandContext) async throws(CLIError) -> ExitCode {
+        let console = context.console
+        var spinner: Spinner?
+        var interrupt: (any DispatchSourceSignal)?
+        if console.terminal.stderrIsTerminal {
+            let made = Spinner(label: "\(label)…", unicode: console.terminal.unicode, write: console.writeError)
+            // Ctrl-C while waiting: erase the spinner's line, then end as SIGINT would (130).
+            signal(SIGINT, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+            source.setEventHandler {
+                made.stop()
+                exit(128 + SIGINT)
+            }
+            source.resume()
+            interrupt = source
+            made.start()
+            spinner = made
+        }
+        defer {
+            if let interrupt {
+                interrupt.cancel()
+                signal(SIGINT, SIG_DFL)
+            }
+        }
+        let result: PerformResult
+        do {
+            result = try await broker.perform(app: app, type: type, options: options)
+            spinner?.stop()
+        } catch {
+            spinner?.stop()
+            throw error
+        }
+        if json {
+            console.print(try JSONOutput.text(JSONOutput.performResult(result, app: app, type: type)))
+        } else if result.success, let message = result.message {
+            console.print(message)
+        }
+        guard result.success else {
+            let reason = result.message.map { BrokerErrorMapping.oneLine($0) } ?? "no message"
+            console.error("'\(type)' of app '\(app)' failed: \(reason)")
+            return .failure
+        }
+        return .success
+    }
+}

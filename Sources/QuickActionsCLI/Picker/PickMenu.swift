@@ -1,0 +1,51 @@
+import Foundation
+
+/// The lines a picker is offered, one per item, and which item each stands for.
+struct PickMenu: Sendable, Equatable {
+    struct Entry: Sendable, Equatable {
+        let line: String
+        let app: String
+        let type: String
+        let title: String
+    }
+
+    let entries: [Entry]
+
+    /// "App: Title — Subtitle" per item; lines that would be the same get
+    /// " [app-id type]" so every line is unique. Perform names an item by
+    /// its type, so of several items of one type only the first is offered.
+    init(groups: [AppItems], names: [String: String]) {
+        var entries: [Entry] = []
+        for group in groups {
+            let name = names[group.appID].flatMap { $0.isEmpty ? nil : $0 } ?? group.appID
+            var types: Set<String> = []
+            for item in group.items where types.insert(item.type).inserted {
+                var line = "\(name): \(item.title)"
+                if let subtitle = item.subtitle, !subtitle.isEmpty { line += " — \(subtitle)" }
+                entries.append(Entry(
+                    line: DisplayWidth.sanitize(line), app: group.appID, type: item.type, title: item.title))
+            }
+        }
+        var counts: [String: Int] = [:]
+        for entry in entries { counts[entry.line, default: 0] += 1 }
+        self.entries = entries.map { entry in
+            guard counts[entry.line, default: 0] > 1 else { return entry }
+            let line = DisplayWidth.sanitize("\(entry.line) [\(entry.app) \(entry.type)]")
+            return Entry(line: line, app: entry.app, type: entry.type, title: entry.title)
+        }
+    }
+
+    /// The text fed to a picker: one line per entry.
+    var input: String {
+        entries.map { $0.line + "\n" }.joined()
+    }
+
+    /// The entry whose line the picker printed (surrounding whitespace ignored).
+    func entry(forOutput output: String) -> Entry? {
+        let chosen = output.split(whereSeparator: \.isNewline).first.map {
+            String($0).trimmingCharacters(in: .whitespaces)
+        }
+        guard let chosen, !chosen.isEmpty else { return nil }
+        return entries.first { $0.line.trimmingCharacters(in: .whitespaces) == chosen }
+    }
+}

@@ -1,0 +1,118 @@
+/// The command line of `quickactions-bench run` (the default command).
+struct BenchOptions {
+    var rounds = 7
+    var depth = 64
+    var sequentialCalls = 3_000
+    var pipelinedCalls = 15_000
+    var warmupCalls = 2_000
+    /// Bundle counts for the start-up measurement; the last one is also
+    /// used for listing and idle memory.
+    var startupBundles = [0, 100, 1_000]
+    var startupRepeats = 3
+    var getItemsCalls = 2_000
+    var getAllItemsCalls = 30
+    var launchApps = 10
+    var performsForMemory = 100_000
+    var includeBroker = true
+    var json = false
+    var writePath: String?
+
+    static let help = """
+        quickactions-bench: the broker next to a plain libdbus floor, on a private bus, in one run.
+
+        USAGE: quickactions-bench [run] [options]
+               quickactions-bench echo-responder ADDRESS NAME
+               quickactions-bench drive ADDRESS NAME CALLS DEPTH [Perform|GetItems|GetAllItems]
+               quickactions-bench make-bundles DIR COUNT
+               quickactions-bench host-broker ADDRESS STATE_DIR PLUGIN_DIR...
+
+        Starts a private dbus-daemon (dbus/test-bus.conf), the C floor responder
+        (qa-bench-floor), the Swift binding's echo responder and the broker
+        (quickactionsd with the benchmark plugin), all found beside this executable.
+        Drives each with the same load generator: sequential calls and pipelined
+        calls, in alternating rounds; then measures the broker's listing, start-up,
+        launch and memory. Prints a report (or JSON) on stdout, progress on stderr.
+
+        OPTIONS:
+          --rounds N            alternating rounds (default 7)
+          --sequential N        calls per sequential run (default 3000)
+          --pipelined N         calls per pipelined run (default 15000)
+          --depth N             calls in flight when pipelined (default 64)
+          --startup-bundles L   comma-separated bundle counts for start-up (default 0,100,1000)
+          --memory-performs N   Performs before the second memory reading (default 100000)
+          --quick               a smoke run: a few hundred calls, small bundle sets
+          --no-broker           measure the floor and the Swift echo responder only
+          --write FILE          add the results to FILE (BENCHMARKS.md), keeping earlier runs
+          --json                print the results as JSON instead of the report
+          -h, --help            show this help
+
+        For profiling a responder started by hand (e.g. under valgrind
+        --tool=callgrind): echo-responder runs the Swift echo responder; drive
+        sends CALLS calls (DEPTH in flight) and prints one line of results;
+        make-bundles writes COUNT listing bundles and the Perform bundle into DIR;
+        host-broker runs the broker in this process (quickactionsd's async main
+        cannot run under valgrind 3.19).
+
+        EXAMPLES:
+          swift build -c release && .build/release/quickactions-bench --write BENCHMARKS.md
+          .build/release/quickactions-bench --no-broker --rounds 3
+          .build/debug/quickactions-bench --quick --json
+
+        EXIT STATUS: 0 done, 1 a measurement failed (a process died, calls failed), 2 usage error.
+        """
+
+    /// The smoke run's sizes: a few hundred calls in all.
+    mutating func makeQuick() {
+        rounds = 2
+        sequentialCalls = 100
+        pipelinedCalls = 300
+        warmupCalls = 50
+        startupBundles = [0, 20]
+        startupRepeats = 1
+        getItemsCalls = 50
+        getAllItemsCalls = 3
+        launchApps = 2
+        performsForMemory = 300
+    }
+
+    static func parse(_ arguments: [String]) throws(BenchError) -> BenchOptions {
+        var options = BenchOptions()
+        var rest = arguments[...]
+        if rest.first == "run" { rest = rest.dropFirst() }
+        // --quick first, so explicit sizes after it still win.
+        if rest.contains("--quick") { options.makeQuick() }
+        func value(_ flag: String) throws(BenchError) -> String {
+            guard let next = rest.popFirst() else { throw .usage("\(flag) needs a value") }
+            return next
+        }
+        func count(_ flag: String, minimum: Int) throws(BenchError) -> Int {
+            let text = try value(flag)
+            guard let number = Int(text), number >= minimum else {
+                throw .usage("\(flag) \"\(text)\" is not a whole number of at least \(minimum)")
+            }
+            return number
+        }
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--rounds": options.rounds = try count(argument, minimum: 1)
+            case "--sequential": options.sequentialCalls = try count(argument, minimum: 1)
+            case "--pipelined": options.pipelinedCalls = try count(argument, minimum: 1)
+            case "--depth": options.depth = try count(argument, minimum: 1)
+            case "--memory-performs": options.performsForMemory = try count(argument, minimum: 1)
+            case "--startup-bundles":
+                let text = try value(argument)
+                let counts = text.split(separator: ",").map { Int($0) }
+                guard !counts.isEmpty, counts.allSatisfy({ ($0 ?? -1) >= 0 }) else {
+                    throw .usage("--startup-bundles \"\(text)\" is not a comma-separated list of counts")
+                }
+                options.startupBundles = counts.compactMap { $0 }.sorted()
+            case "--quick": continue
+            case "--no-broker": options.includeBroker = false
+            case "--json": options.json = true
+            case "--write": options.writePath = try value(argument)
+            default: throw .usage("unknown argument \"\(argument)\" (see --help)")
+            }
+        }
+        return options
+    }
+}

@@ -1,0 +1,55 @@
+import DBus
+import Foundation
+import Glibc
+
+extension Connection {
+    /// The unique name owning `name`, or nil; blocks the calling thread.
+    func currentOwner(of name: BusName) -> String? {
+        let reply = try? callBlocking(
+            destination: .bus, path: .bus, interface: .bus, member: "GetNameOwner", [.string(name.rawValue)],
+            timeout: .seconds(5))
+        return reply?.first?.string
+    }
+
+    /// The pid of the process behind a bus name (the bus driver's own name gives the daemon's).
+    func processID(of name: String) -> pid_t? {
+        let reply = try? callBlocking(
+            destination: .bus, path: .bus, interface: .bus, member: "GetConnectionUnixProcessID", [.string(name)],
+            timeout: .seconds(5))
+        return reply?.first?.uint64.flatMap { pid_t(exactly: $0) }
+    }
+
+    /// Calls a method and returns the reply's values, blocking; errors become `BenchError.calls`.
+    func blockingCall(
+        _ template: CallTemplate, label: String, timeout: Duration = .seconds(30)
+    ) throws(BenchError) -> [Value] {
+        do {
+            return try callBlocking(
+                destination: template.destination, path: template.path, interface: template.interface,
+                member: template.member, template.arguments, timeout: timeout)
+        } catch {
+            throw .calls(subject: label, reason: "\(template.member.rawValue): \(error)")
+        }
+    }
+}
+
+/// Where the benchmark's companion binaries are: beside this executable.
+enum Products {
+    static let directory: URL = {
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        return executable.deletingLastPathComponent()
+    }()
+
+    static var selfExecutable: URL { URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath() }
+    static var floor: URL { directory.appendingPathComponent("qa-bench-floor") }
+    static var broker: URL { directory.appendingPathComponent("quickactionsd") }
+    static var plugin: URL { directory.appendingPathComponent("libQABenchPlugin.so") }
+
+    /// Fails with a message naming the missing file and how to build it.
+    static func require(_ url: URL) throws(BenchError) {
+        guard FileManager.default.isExecutableFile(atPath: url.path)
+            || (url.pathExtension == "so" && FileManager.default.fileExists(atPath: url.path)) else {
+            throw .file(path: url.path, reason: "missing; build it first (swift build -c release)")
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import DBus
+import Dispatch
+import Foundation
+import QuickActionsBroker
+import Synchronization
+
+/// The pieces of a run, on their own, for profiling a responder started by
+/// hand (under `valgrind --tool=callgrind`, say).
+enum ProfilingCommands {
+    /// `drive ADDRESS NAME CALLS DEPTH [Perform|GetItems|GetAllItems]`: calls
+    /// with DEPTH in flight, then one line of results on stdout.
+    static func drive(_ arguments: [String]) throws(BenchError) {
+        guard arguments.count == 4 || arguments.count == 5, let calls = Int(arguments[2]), calls > 0,
+              let depth = Int(arguments[3]), depth > 0 else {
+            throw .usage("drive needs ADDRESS NAME CALLS DEPTH [METHOD], got \"\(arguments.joined(separator: " "))\"")
+        }
+        let name: BusName
+        do {
+            name = try BusName(arguments[1])
+        } catch {
+            throw .usage("drive: \"\(arguments[1])\" is not a bus name: \(error)")
+        }
+        let template: CallTemplate
+        switch arguments.count == 5 ? arguments[4] : "Perform" {
+        case "Perform":
+            template = .perform(destination: name, appID: BundleGenerator.performAppID, type: BundleGenerator.performType)
+        case "GetItems":
+            template = .getItems(destination: name, appID: BundleGenerator.listingAppID(0))
+        case "GetAllItems":
+            template = .getAllItems(destination: name)
+        case let other:
+            throw .usage("drive: unknown method \"\(other)\" (Perform, GetItems or GetAllItems)")
+        }
+        let connection: Connection
+        do {
+            connection = try Connection(.address(arguments[0]))
+        } catch {
+            throw .subject(name: "the bus at \(arguments[0])", reason: "\(error)")
+        }
+        defer { connection.close() }
+        let run = try LoadGenerator.run(template, on: connection, calls: calls, depth: depth, label: name.rawValue,
+                                        timeout: .seconds(600))
+        let summary = RunSummary(run)
+        print(String(format: "%d %@ calls, depth %d: %.0f calls/s, p50 %.0f µs, p99 %.0f µs",
+                     calls, template.member.rawValue, depth, summary.callsPerSecond, summary.p50, summary.p99))
+    }
+
+    /// `make-bundles DIR COUNT`: COUNT listing bundles and the Perform bundle
+    /// (with the benchmark plugin beside this executable) in DIR.
+    static func makeBundles(_ arguments: [String]) throws(BenchError) {
+        guard arguments.count == 2, let count = Int(arguments[1]), count >= 0 else {
+            throw .usage("make-bundles needs DIR COUNT, got \"\(arguments.joined(separator: " "))\"")
+        }
+        let folder = URL(fileURLWithPath: arguments[0], isDirectory: true)
+        try Products.require(Products.plugin)
+        try BundleGenerator.writeListingBundles(count: count, into: folder)
+        try BundleGenerator.writePerformBundle(plugin: Products.plugin, into: folder)
+    }
+
+    /// `host-broker ADDRESS STATE_DIR PLUGIN_DIR...`: the real broker
+    /// (QuickActionsBroker, as quickactionsd runs it) in this process, with the
+    /// main thread parked on a semaphore. quickactionsd's top-level `await`
+    /// hands its main thread to dispatch_main, which valgrind 3.19 cannot
+    /// follow (it dies with an internal SIGSEGV), so callgrind profiles the
+    /// broker through this host instead. Ends on SIGTERM like quickactionsd.
+    static func hostBroker(_ arguments: [String]) throws(BenchError) -> Never {
+        guard arguments.count >= 3 else {
+            throw .usage("host-broker needs ADDRESS STATE_DIR PLUGIN_DIR..., got \"\(arguments.joined(separator: " "))\"")
+        }
+        let configuration = BrokerConfiguration(
+            bus: .address(arguments[0]), pluginDirectories: arguments.dropFirst(2).map { URL(fileURLWithPath: $0) },
+            stateDirectory: URL(fileURLWithPath: arguments[1], isDirectory: true))
+        let broker: Broker
+        do {
+            broker = try Broker(configuration: configuration)
+        } catch {
+            throw .subject(name: "host-broker", reason: "cannot start: \(error)")
+        }
+        let done = DispatchSemaphore(value: 0)
+        let status = Mutex<Int32>(1)
+        Task {
+            do {
+                let code = try await broker.run()
+                status.withLock { $0 = code }
+            } catch {
+                FileHandle.standardError.write(Data("host-broker: \(error)\n".utf8))
+            }
+            done.signal()
+        }
+        done.wait()
+        exit(status.withLock { $0 })
+    }
+}

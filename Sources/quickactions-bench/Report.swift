@@ -1,0 +1,132 @@
+import Foundation
+
+/// Renders a run as Markdown: the section BENCHMARKS.md keeps per run, also printed on stdout.
+enum Report {
+    static func markdown(_ results: BenchResults) -> String {
+        let machine = results.machine
+        let perform = results.perform
+        var lines: [String] = []
+        lines.append("## Run of \(machine.date)\(machine.commit.map { " (commit \($0))" } ?? "")")
+        lines.append("")
+        lines.append("- Command: `\(results.command)`")
+        lines.append("- Machine: \(machine.cores) cores, \(machine.cpuModel); load average \(machine.loadAverage) at start")
+        lines.append("- Perform: \(perform.rounds) alternating rounds; per subject and round \(perform.sequentialCalls) "
+            + "sequential calls and \(perform.pipelinedCalls) pipelined calls (\(perform.depth) in flight); "
+            + "medians over rounds. Ratios are per round against the floor, then the median.")
+        lines.append("")
+        lines.append("### Perform")
+        lines.append("")
+        lines.append("| Subject | Mode | Calls/s | p50 µs | p99 µs | CPU µs per call: responder / bus / client "
+            + "| Responder context switches per call |")
+        lines.append("|---|---|---:|---:|---:|---|---:|")
+        for subject in perform.subjects {
+            for (mode, summary) in [("sequential", subject.sequential), ("pipelined", subject.pipelined)] {
+                let cpu = ["responder", "bus", "client"].map { summary.cpuPerCall($0).map { number($0, 1) } ?? "?" }
+                let switches = summary.switchesPerCall("responder").map { number($0, 2) } ?? "?"
+                lines.append("| \(subject.name) | \(mode) | \(number(summary.callsPerSecond, 0)) | "
+                    + "\(number(summary.p50, 0)) | \(number(summary.p99, 0)) | \(cpu.joined(separator: " / ")) | \(switches) |")
+            }
+        }
+        lines.append("")
+        lines.append("| Against the floor | Calls/s ratio | p99 ratio | Responder CPU per call ratio |")
+        lines.append("|---|---:|---:|---:|")
+        for ratio in perform.ratios {
+            let name = ratio.subject == Report.noiseSubject ? "\(ratio.subject) (noise: the floor again)" : ratio.subject
+            lines.append("| \(name) \(ratio.mode) | \(number(ratio.callsPerSecond, 2)) | \(number(ratio.p99, 2)) | "
+                + "\(ratio.responderCPU.map { number($0, 2) } ?? "?") |")
+        }
+        lines.append("")
+        if let broker = results.broker, !broker.getAllItems.isEmpty {
+            lines.append("| GetAllItems | p50 | p99 | Reply body | CPU ms per call: broker / bus / client |")
+            lines.append("|---|---:|---:|---:|---|")
+            for sample in broker.getAllItems {
+                let cpu = ["broker", "bus", "client"].map { sample.cpuMillisecondsPerCall[$0].map { number($0, 2) } ?? "?" }
+                let bytes = "\(number(Double(sample.replyBytes) / 1024, 0)) KiB"
+                lines.append("| \(sample.apps) apps × 8 items | \(millis(sample.latency.p50)) | \(millis(sample.latency.p99)) "
+                    + "| \(bytes) | \(cpu.joined(separator: " / ")) |")
+            }
+            lines.append("")
+        }
+        lines.append("### Targets")
+        lines.append("")
+        lines.append("| Measurement | Result | Target | Met |")
+        lines.append("|---|---|---|---|")
+        for row in targetRows(results) {
+            lines.append("| \(row.name) | \(row.result) | \(row.target) | \(row.met.map { $0 ? "yes" : "**no**" } ?? "—") |")
+        }
+        lines.append("")
+        return lines.joined(separator: "\n")
+    }
+
+    struct Row {
+        var name: String
+        var result: String
+        var target: String
+        var met: Bool?
+    }
+
+    /// The second floor instance, whose ratios show the run's noise and are no target.
+    static let noiseSubject = "floor-again"
+
+    static func targetRows(_ results: BenchResults) -> [Row] {
+        var rows: [Row] = []
+        for ratio in results.perform.ratios where ratio.subject != noiseSubject {
+            let who = ratio.subject == "broker" ? "Broker" : "Swift binding (\(ratio.subject))"
+            rows.append(Row(name: "\(who) Perform \(ratio.mode), calls/s against the floor",
+                            result: number(ratio.callsPerSecond, 2), target: "≥ 0.90",
+                            met: ratio.callsPerSecond >= 0.9))
+            rows.append(Row(name: "\(who) Perform \(ratio.mode), p99 against the floor",
+                            result: number(ratio.p99, 2), target: "≤ 1.20", met: ratio.p99 <= 1.2))
+        }
+        guard let broker = results.broker else { return rows }
+        if let largest = broker.getAllItems.last {
+            rows.append(Row(name: "GetAllItems over \(largest.apps) apps × 8 items, p50 (p99)",
+                            result: "\(millis(largest.latency.p50)) (\(millis(largest.latency.p99)))",
+                            target: "< 5 ms", met: largest.apps >= 1000 ? largest.latency.p50 < 5000 : nil))
+        }
+        if let first = broker.getAllItems.first, let last = broker.getAllItems.last, last.apps > first.apps {
+            let growth = last.latency.p50 / max(first.latency.p50, 1e-9)
+            let size = Double(last.apps) / Double(first.apps)
+            rows.append(Row(name: "GetAllItems growth, \(first.apps) → \(last.apps) apps",
+                            result: "×\(number(growth, 1)) for ×\(number(size, 0)) the apps",
+                            target: "linear (at most ×\(number(size * 1.5, 1)), noise allowed)", met: growth <= size * 1.5))
+        }
+        rows.append(Row(name: "GetItems (one app), p50 (p99)",
+                        result: "\(millis(broker.getItems.p50)) (\(millis(broker.getItems.p99)))", target: "—", met: nil))
+        let startups = broker.startup.map { "\($0.bundles): \(number($0.medianMilliseconds, 1)) ms" }
+        rows.append(Row(name: "Start-up to name acquired, by bundles (median)",
+                        result: startups.joined(separator: ", "), target: "—", met: nil))
+        if let most = broker.startup.last?.bundles, most > 0 {
+            rows.append(Row(name: "Start-up cost per bundle (\(most) against 0)",
+                            result: "\(number(broker.startupPerBundleMilliseconds, 3)) ms", target: "≤ 0.25 ms",
+                            met: broker.startupPerBundleMilliseconds <= 0.25))
+        }
+        let added = broker.launch.p50 - broker.resume.p50
+        rows.append(Row(name: "Launch against resume, p50 (\(broker.launch.samples) launches)",
+                        result: "\(millis(broker.launch.p50)) against \(millis(broker.resume.p50)): +\(millis(added))",
+                        target: "≤ +5 ms", met: added <= 5000))
+        rows.append(Row(name: "Resident memory idle, \(broker.idleBundles) bundles",
+                        result: mebibytes(broker.idleResidentBytes), target: "≤ 40 MiB",
+                        met: broker.idleBundles >= 1000 ? broker.idleResidentBytes <= 40 * 1_048_576 : nil))
+        rows.append(Row(name: "Resident memory after \(number(Double(broker.performsForMemory), 0)) Performs",
+                        result: mebibytes(broker.residentBytesAfterPerforms), target: "—", met: nil))
+        return rows
+    }
+
+    /// `value` with `decimals` decimals and commas between thousands: "12,345.6".
+    static func number(_ value: Double, _ decimals: Int) -> String {
+        guard value.isFinite else { return "\(value)" }
+        let text = String(format: "%.\(decimals)f", abs(value))
+        let parts = text.split(separator: ".", maxSplits: 1)
+        var whole = ""
+        for (index, digit) in parts[0].reversed().enumerated() {
+            if index > 0 && index % 3 == 0 { whole.append(",") }
+            whole.append(digit)
+        }
+        let sign = value < 0 && text.contains(where: { $0 != "0" && $0 != "." }) ? "-" : ""
+        return sign + String(whole.reversed()) + (parts.count > 1 ? "." + parts[1] : "")
+    }
+
+    static func millis(_ micros: Double) -> String { "\(number(micros / 1000, 2)) ms" }
+    static func mebibytes(_ bytes: Double) -> String { "\(number(bytes / 1_048_576, 1)) MiB" }
+}

@@ -1,0 +1,121 @@
+/// Everything one benchmark run measured, as written to JSON and BENCHMARKS.md.
+/// Times are in microseconds unless a name says otherwise.
+struct BenchResults: Codable, Sendable {
+    var machine: Machine
+    var command: String
+    var perform: PerformResults
+    /// The broker's own measurements; nil with `--no-broker`.
+    var broker: BrokerResults?
+}
+
+/// One load run, reduced.
+struct RunSummary: Codable, Sendable {
+    var calls: Int
+    var callsPerSecond: Double
+    var p50: Double
+    var p99: Double
+    /// CPU microseconds per call of each process: "responder", "bus", "client".
+    var cpuPerCall: [String: Double]
+    /// Context switches per call of each process.
+    var switchesPerCall: [String: Double]
+
+    init(_ run: LoadRun) {
+        let latencies = Distribution(run.latencies)
+        calls = run.calls
+        callsPerSecond = run.callsPerSecond
+        p50 = latencies.p50
+        p99 = latencies.p99
+        cpuPerCall = run.cpu.mapValues { $0 * 1e6 / Double(max(run.calls, 1)) }
+        switchesPerCall = run.contextSwitches.mapValues { $0 / Double(max(run.calls, 1)) }
+    }
+}
+
+/// One subject in one mode over all rounds: each round's run and the medians.
+struct ModeSummary: Codable, Sendable {
+    var runs: [RunSummary]
+
+    var callsPerSecond: Double { median(runs.map(\.callsPerSecond)) }
+    var p50: Double { median(runs.map(\.p50)) }
+    var p99: Double { median(runs.map(\.p99)) }
+    func cpuPerCall(_ process: String) -> Double? {
+        let values = runs.compactMap { $0.cpuPerCall[process] }
+        return values.isEmpty ? nil : median(values)
+    }
+    func switchesPerCall(_ process: String) -> Double? {
+        let values = runs.compactMap { $0.switchesPerCall[process] }
+        return values.isEmpty ? nil : median(values)
+    }
+}
+
+struct SubjectSummary: Codable, Sendable {
+    var name: String
+    var sequential: ModeSummary
+    var pipelined: ModeSummary
+}
+
+/// A subject against the floor in one mode: the median over rounds of each round's ratio.
+struct Ratio: Codable, Sendable {
+    var subject: String
+    var mode: String
+    var callsPerSecond: Double
+    var p99: Double
+    /// The responder's CPU time per call against the floor's: steadier than
+    /// throughput on a shared machine.
+    var responderCPU: Double?
+}
+
+struct PerformResults: Codable, Sendable {
+    var rounds: Int
+    var depth: Int
+    var sequentialCalls: Int
+    var pipelinedCalls: Int
+    var subjects: [SubjectSummary]
+    var ratios: [Ratio]
+}
+
+/// Latency percentiles of repeated calls.
+struct LatencySummary: Codable, Sendable {
+    var samples: Int
+    var p50: Double
+    var p99: Double
+
+    init(_ latencies: [Double]) {
+        let distribution = Distribution(latencies)
+        samples = distribution.count
+        p50 = distribution.p50
+        p99 = distribution.p99
+    }
+}
+
+struct GetAllItemsSample: Codable, Sendable {
+    var apps: Int
+    var items: Int
+    var latency: LatencySummary
+    /// The reply's body, marshalled, in bytes.
+    var replyBytes: Int
+    /// CPU milliseconds per call of the broker, the bus and the client.
+    var cpuMillisecondsPerCall: [String: Double]
+}
+
+struct StartupSample: Codable, Sendable {
+    var bundles: Int
+    /// Each start's time from spawn to name acquired, in milliseconds.
+    var runsMilliseconds: [Double]
+    var medianMilliseconds: Double { median(runsMilliseconds) }
+}
+
+struct BrokerResults: Codable, Sendable {
+    var getItems: LatencySummary
+    var getAllItems: [GetAllItemsSample]
+    var startup: [StartupSample]
+    /// (start-up with the most bundles − start-up with none) / bundles, in milliseconds.
+    var startupPerBundleMilliseconds: Double
+    /// First Perform of each freshly generated app (dlopen + init + launch + perform).
+    var launch: LatencySummary
+    /// Later Performs of the same apps.
+    var resume: LatencySummary
+    var idleBundles: Int
+    var idleResidentBytes: Double
+    var performsForMemory: Int
+    var residentBytesAfterPerforms: Double
+}

@@ -1,0 +1,98 @@
+import DBus
+import Foundation
+import Glibc
+import QuickActionsTestSupport
+
+/// The broker's start-up time, from spawning it to the bus announcing that
+/// it owns its name (NameOwnerChanged seen by our client), with each bundle
+/// count in turn; and GetAllItems on each started broker that has bundles.
+///
+/// The time includes starting the process (a small `sh` lifeline wrapper
+/// and the broker itself), which is the same for every count, so the
+/// difference between counts is the cost of reading bundles.
+struct StartupBenchmark {
+    let benchmark: BrokerBenchmark
+
+    init(benchmark: BrokerBenchmark) {
+        self.benchmark = benchmark
+    }
+
+    mutating func run() throws(BenchError) -> ([StartupSample], [GetAllItemsSample]) {
+        let options = benchmark.options
+        let connection = benchmark.connection
+        let acquired = EventLatch()
+        let released = EventLatch()
+        let subscription = try waitFor("the bus (NameOwnerChanged)") {
+            try await connection.watchNameOwners(arg0: BrokerBenchmark.busName.rawValue) { _, _, newOwner in
+                if newOwner.isEmpty { released.record() } else { acquired.record() }
+            }
+        }
+        defer { subscription.cancel() }
+        var folders: [Int: URL] = [:]
+        for count in options.startupBundles {
+            benchmark.progress("broker: generating \(count) bundles of \(BundleGenerator.itemsPerApp) items")
+            folders[count] = try benchmark.listingFolder(count)
+        }
+        var runs: [Int: [Double]] = [:]
+        var getAll: [GetAllItemsSample] = []
+        for repeat_ in 0..<options.startupRepeats {
+            let order = repeat_ % 2 == 0 ? options.startupBundles : options.startupBundles.reversed()
+            for count in order {
+                guard let folder = folders[count] else { continue }
+                let label = "broker-startup-\(count)-\(repeat_)"
+                let command = try benchmark.brokerCommand(plugins: [folder], label: label)
+                acquired.drain()
+                released.drain()
+                let start = monotonicNanoseconds()
+                let process: ManagedProcess
+                do {
+                    process = try ManagedProcess(command[0], Array(command.dropFirst()),
+                                                 environment: benchmark.environment, directory: benchmark.work,
+                                                 name: label)
+                } catch {
+                    throw .subject(name: label, reason: "cannot start \(command[0]): \(error)")
+                }
+                defer { process.stop() }
+                guard let owned = acquired.next(timeout: .seconds(120)) else {
+                    throw .subject(name: label, reason: "did not own \(BrokerBenchmark.busName.rawValue) "
+                        + "within 120 s: \(process.standardError.suffix(2000))")
+                }
+                let milliseconds = Double(owned - start) / 1e6
+                runs[count, default: []].append(milliseconds)
+                benchmark.progress(String(format: "broker: start-up with %d bundles: %.1f ms", count, milliseconds))
+                if repeat_ == 0 && count > 0 {
+                    getAll.append(try measureGetAllItems(apps: count, broker: process.pid))
+                }
+                process.stop()
+                _ = released.next(timeout: .seconds(10))
+            }
+        }
+        let samples = options.startupBundles.map { StartupSample(bundles: $0, runsMilliseconds: runs[$0] ?? []) }
+        return (samples, getAll)
+    }
+
+    /// GetAllItems on the running broker, which has `apps` listing bundles.
+    private func measureGetAllItems(apps: Int, broker: pid_t?) throws(BenchError) -> GetAllItemsSample {
+        let template = CallTemplate.getAllItems(destination: BrokerBenchmark.busName)
+        // One checked call: every app and every item must be there.
+        let reply = try benchmark.connection.blockingCall(template, label: "broker GetAllItems")
+        let entries = reply.first?.array ?? []
+        let items = entries.reduce(0) { $0 + ($1.structure?.last?.array?.count ?? 0) }
+        guard entries.count == apps, items == apps * BundleGenerator.itemsPerApp else {
+            throw .calls(subject: "broker GetAllItems", reason: "expected \(apps) apps with "
+                + "\(apps * BundleGenerator.itemsPerApp) items, got \(entries.count) apps with \(items) items")
+        }
+        var pids = ["client": getpid()]
+        if let broker { pids["broker"] = broker }
+        if let bus = benchmark.busPID { pids["bus"] = bus }
+        let calls = benchmark.options.getAllItemsCalls
+        let run = try LoadGenerator.run(template, on: benchmark.connection, calls: calls, depth: 1,
+                                        label: "broker GetAllItems", watching: pids)
+        let sample = GetAllItemsSample(
+            apps: apps, items: items, latency: LatencySummary(run.latencies),
+            replyBytes: MarshalledSize.of(reply),
+            cpuMillisecondsPerCall: run.cpu.mapValues { $0 * 1000 / Double(calls) })
+        benchmark.progress(String(format: "broker: GetAllItems over %d apps: p50 %.2f ms", apps, sample.latency.p50 / 1000))
+        return sample
+    }
+}

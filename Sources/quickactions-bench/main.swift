@@ -1,0 +1,132 @@
+import DBus
+import Foundation
+import Glibc
+import QuickActionsTestSupport
+
+/// Prints one progress line on stderr.
+func progress(_ line: String) {
+    FileHandle.standardError.write(Data("quickactions-bench: \(line)\n".utf8))
+}
+
+/// A full run: a private bus, the subjects, the measurements, the report.
+func runBenchmark(_ options: BenchOptions) throws(BenchError) -> BenchResults {
+    try Products.require(Products.floor)
+    if options.includeBroker {
+        try Products.require(Products.broker)
+        try Products.require(Products.plugin)
+    }
+    let machine = Machine.current()
+    let work: URL
+    let bus: TestBus
+    let connection: Connection
+    do {
+        work = try TemporaryDirectory.make(prefix: "qa-bench")
+    } catch {
+        throw .file(path: "$TMPDIR", reason: "\(error)")
+    }
+    bus = try waitFor("the private bus") { try await TestBus() }
+    do {
+        connection = try Connection(.address(bus.address))
+    } catch {
+        bus.stop()
+        try? FileManager.default.removeItem(at: work)
+        throw .subject(name: "the private bus", reason: "\(error)")
+    }
+    defer {
+        connection.close()
+        bus.stop()
+        try? FileManager.default.removeItem(at: work)
+    }
+    let busPID = connection.processID(of: "org.freedesktop.DBus")
+
+    let floorName: BusName = "org.quickactions.Bench.Floor"
+    let echoName: BusName = "org.quickactions.Bench.Echo"
+    var subjects: [(subject: Subject, template: CallTemplate)] = []
+    defer { subjects.forEach { $0.subject.stop() } }
+    let floor = try Subject(name: "floor", busName: floorName,
+                            command: [Products.floor.path, bus.address, floorName.rawValue],
+                            directory: work, connection: connection)
+    subjects.append((floor, .perform(destination: floorName, appID: BundleGenerator.performAppID,
+                                     type: BundleGenerator.performType)))
+    // The floor again, as a subject of its own: its ratio against the floor is
+    // what noise alone does to a ratio in this run.
+    let againName: BusName = "org.quickactions.Bench.Floor2"
+    let again = try Subject(name: "floor-again", busName: againName,
+                            command: [Products.floor.path, bus.address, againName.rawValue],
+                            directory: work, connection: connection)
+    subjects.append((again, .perform(destination: againName, appID: BundleGenerator.performAppID,
+                                     type: BundleGenerator.performType)))
+    let echo = try Subject(name: "swift-echo", busName: echoName,
+                           command: [Products.selfExecutable.path, "echo-responder", bus.address, echoName.rawValue],
+                           directory: work, connection: connection)
+    subjects.append((echo, .perform(destination: echoName, appID: BundleGenerator.performAppID,
+                                    type: BundleGenerator.performType)))
+    let brokerBenchmark = BrokerBenchmark(options: options, bus: bus, connection: connection, work: work,
+                                          busPID: busPID, progress: progress)
+    if options.includeBroker {
+        let broker = try brokerBenchmark.startBroker(plugins: [brokerBenchmark.performFolder()], label: "broker")
+        subjects.append((broker, .perform(destination: BrokerBenchmark.busName, appID: BundleGenerator.performAppID,
+                                          type: BundleGenerator.performType)))
+    }
+
+    let perform = try PerformBenchmark(
+        rounds: options.rounds, depth: options.depth, sequentialCalls: options.sequentialCalls,
+        pipelinedCalls: options.pipelinedCalls, warmupCalls: options.warmupCalls
+    ).run(subjects: subjects, connection: connection, busPID: busPID, progress: progress)
+    subjects.forEach { $0.subject.stop() }
+    subjects.removeAll()
+
+    let broker = options.includeBroker ? try brokerBenchmark.run() : nil
+    return BenchResults(machine: machine, command: CommandLine.arguments.joined(separator: " "),
+                        perform: perform, broker: broker)
+}
+
+func main() -> Int32 {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    do throws(BenchError) {
+        if arguments.contains("-h") || arguments.contains("--help") {
+            print(BenchOptions.help)
+            return 0
+        }
+        if arguments.first == "echo-responder" {
+            guard arguments.count == 3 else { throw .usage("echo-responder needs ADDRESS and NAME") }
+            try EchoResponder.run(address: arguments[1], name: arguments[2])
+        }
+        if arguments.first == "drive" {
+            try ProfilingCommands.drive(Array(arguments.dropFirst()))
+            return 0
+        }
+        if arguments.first == "host-broker" {
+            try ProfilingCommands.hostBroker(Array(arguments.dropFirst()))
+        }
+        if arguments.first == "make-bundles" {
+            try ProfilingCommands.makeBundles(Array(arguments.dropFirst()))
+            return 0
+        }
+        let options = try BenchOptions.parse(arguments)
+        let results = try runBenchmark(options)
+        let section = Report.markdown(results)
+        if options.json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            guard let data = try? encoder.encode(results) else {
+                throw .file(path: "stdout", reason: "cannot encode the results as JSON")
+            }
+            FileHandle.standardOutput.write(data)
+            print("")
+        } else {
+            print(section)
+        }
+        if let path = options.writePath {
+            try ReportFile.add(section, to: path)
+            progress("results added to \(path)")
+        }
+        return 0
+    } catch {
+        FileHandle.standardError.write(Data("quickactions-bench: \(error)\n".utf8))
+        if case .usage = error { return 2 }
+        return 1
+    }
+}
+
+exit(main())

@@ -1,0 +1,118 @@
+import Foundation
+import QuickActionsTestSupport
+import Testing
+
+/// A small run of the benchmark executable, so it cannot rot. It checks that
+/// the run completes and its numbers are sane; never how fast anything is.
+@Suite("quickactions-bench smoke run", .serialized)
+struct BenchmarkSmokeTests {
+    static let executable = PackagePaths.executable("quickactions-bench")
+
+    /// A run's JSON, read loosely: the test asserts on the shape it needs.
+    struct Run {
+        let json: [String: Any]
+        let markdown: String
+    }
+
+    static func run(_ extra: [String], seedReport: String) async throws -> Run {
+        let directory = try TemporaryDirectory.make(prefix: "qa-bench-test")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let report = directory.appendingPathComponent("BENCHMARKS.md")
+        try seedReport.write(to: report, atomically: true, encoding: .utf8)
+        var environment = ProcessInfo.processInfo.environment
+        // The benchmark's own temporary folders land here and go with it.
+        environment["TMPDIR"] = directory.path
+        let result = try await Command.run(
+            executable.path, ["--quick", "--json", "--write", report.path] + extra,
+            environment: environment, timeout: .seconds(300))
+        #expect(result.status == 0, "quickactions-bench failed: \(result)")
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
+        let json = try #require(object as? [String: Any], "stdout is not a JSON object: \(result.stdout)")
+        return Run(json: json, markdown: try String(contentsOf: report, encoding: .utf8))
+    }
+
+    static let seed = """
+        # Benchmarks
+
+        Hand-written notes that must survive.
+
+        <!-- Runs, newest first. `quickactions-bench --write BENCHMARKS.md` adds one below. -->
+
+        ## Run of 2000-01-01T00:00:00Z
+
+        An earlier run that must be kept.
+        """
+
+    @Test("a quick run measures every subject in both modes with sane numbers, and keeps earlier reports")
+    func quickRun() async throws {
+        let run = try await Self.run([], seedReport: Self.seed)
+        let perform = try #require(run.json["perform"] as? [String: Any])
+        let rounds = try #require(perform["rounds"] as? Int)
+        let sequentialCalls = try #require(perform["sequentialCalls"] as? Int)
+        let pipelinedCalls = try #require(perform["pipelinedCalls"] as? Int)
+        let subjects = try #require(perform["subjects"] as? [[String: Any]])
+        #expect(subjects.compactMap { $0["name"] as? String } == ["floor", "floor-again", "swift-echo", "broker"])
+        for subject in subjects {
+            for (mode, calls) in [("sequential", sequentialCalls), ("pipelined", pipelinedCalls)] {
+                let runs = try #require((subject[mode] as? [String: Any])?["runs"] as? [[String: Any]])
+                #expect(runs.count == rounds, "\(subject["name"] ?? "?") \(mode): \(runs.count) runs")
+                for one in runs {
+                    let label = "\(subject["name"] ?? "?") \(mode): \(one)"
+                    #expect(one["calls"] as? Int == calls, "\(label)")
+                    let rate = try #require(one["callsPerSecond"] as? Double)
+                    let p50 = try #require(one["p50"] as? Double)
+                    let p99 = try #require(one["p99"] as? Double)
+                    #expect(rate > 0 && rate.isFinite, "\(label)")
+                    #expect(p50 > 0 && p50 <= p99, "\(label)")
+                }
+            }
+        }
+        let ratios = try #require(perform["ratios"] as? [[String: Any]])
+        #expect(ratios.count == 6)
+        for ratio in ratios {
+            let value = try #require(ratio["callsPerSecond"] as? Double)
+            #expect(value > 0 && value.isFinite, "\(ratio)")
+        }
+        try Self.checkBroker(try #require(run.json["broker"] as? [String: Any]))
+
+        #expect(run.markdown.contains("Hand-written notes that must survive."))
+        #expect(run.markdown.contains("An earlier run that must be kept."))
+        let newRun = try #require(run.markdown.range(of: "### Perform"))
+        let oldRun = try #require(run.markdown.range(of: "## Run of 2000-01-01"))
+        #expect(newRun.lowerBound < oldRun.lowerBound, "the new run must come first:\n\(run.markdown)")
+    }
+
+    static func checkBroker(_ broker: [String: Any]) throws {
+        let getAll = try #require(broker["getAllItems"] as? [[String: Any]])
+        #expect(!getAll.isEmpty)
+        for sample in getAll {
+            let apps = try #require(sample["apps"] as? Int)
+            #expect(sample["items"] as? Int == apps * 8, "\(sample)")
+        }
+        let startup = try #require(broker["startup"] as? [[String: Any]])
+        #expect(startup.compactMap { $0["bundles"] as? Int } == [0, 20])
+        for sample in startup {
+            let runs = try #require(sample["runsMilliseconds"] as? [Double])
+            #expect(!runs.isEmpty && runs.allSatisfy { $0 > 0 }, "\(sample)")
+        }
+        let launch = try #require(broker["launch"] as? [String: Any])
+        let resume = try #require(broker["resume"] as? [String: Any])
+        #expect(launch["samples"] as? Int == 2)
+        #expect(resume["samples"] as? Int == 40)
+        let idle = try #require(broker["idleResidentBytes"] as? Double)
+        let after = try #require(broker["residentBytesAfterPerforms"] as? Double)
+        #expect(idle > 1_000_000 && after > 1_000_000, "idle \(idle), after \(after)")
+    }
+
+    @Test("a wrong argument exits 2 and names the value", arguments: [
+        (["--rounds", "zero"], "\"zero\""),
+        (["--startup-bundles", "1,x"], "\"1,x\""),
+        (["--frobnicate"], "\"--frobnicate\""),
+    ])
+    func usageErrors(arguments: [String], named: String) async throws {
+        let result = try await Command.run(Self.executable.path, arguments, timeout: .seconds(30))
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.contains(named), "\(result)")
+        #expect(result.stdout.isEmpty, "\(result)")
+    }
+}

@@ -1,0 +1,47 @@
+/*
+ * The benchmark's plugin: every perform completes at once, with success and
+ * no message, so a Perform through the broker measures the broker alone.
+ * launch returns false (the broker then calls perform), so a first Perform
+ * costs exactly dlopen, init and one launch callback more than a warm one.
+ *
+ * Its state lives in the pointer init hands back, not in globals, so the
+ * same library file may serve several apps.
+ */
+#include <quickactions_plugin.h>
+#include <stdlib.h>
+
+typedef struct bench_state {
+    const qa_host *host;
+} bench_state;
+
+static qa_status bench_init(const qa_plugin *plugin, const qa_host *host, void **out, char *error,
+                            size_t error_size) {
+    (void)plugin;
+    (void)error;
+    (void)error_size;
+    bench_state *state = malloc(sizeof *state);
+    if (state == NULL) return QA_STATUS_FAILED;
+    state->host = host;
+    *out = state;
+    return QA_STATUS_OK;
+}
+
+static bool bench_launch(void *opaque, const qa_request *request, qa_completion completion) {
+    (void)opaque;
+    (void)request;
+    (void)completion;
+    return false;
+}
+
+static void bench_perform(void *opaque, const qa_request *request, qa_completion completion) {
+    (void)request;
+    const bench_state *state = opaque;
+    state->host->complete(state->host->context, completion, true, NULL);
+}
+
+QA_PLUGIN_EXPORT const qa_plugin *quickactions_plugin_entry(void) {
+    static const qa_plugin plugin = {
+        sizeof(qa_plugin), QA_ABI_MAJOR, QA_ABI_MINOR, "Bench", bench_init, bench_launch, bench_perform, NULL,
+    };
+    return &plugin;
+}

@@ -1,0 +1,58 @@
+import QuickActionsCLI
+import Testing
+
+@Suite("Help")
+struct HelpTests {
+    static let visible = QuickActionsCLI.commandSpecs.filter { !$0.isHidden }.map(\.name)
+
+    @Test("every command's help has usage, options, examples and the exit codes", arguments: visible)
+    func commandHelp(_ name: String) {
+        let text = QuickActionsCLI.help(for: name)
+        #expect(text.hasPrefix("OVERVIEW:"))
+        #expect(text.contains("USAGE:\n  quickactions \(name)"))
+        #expect(text.contains("-h, --help"))
+        #expect(text.contains("--address <address>"))
+        #expect(text.contains("EXAMPLES:\n"))
+        #expect(text.contains("$ quickactions "))
+        for code in ExitCode.allCases {
+            #expect(text.contains("\n  \(code.rawValue)  "), "exit code \(code.rawValue) missing from \(name)'s help")
+        }
+    }
+
+    @Test("help lines fit 80 columns except example command lines", arguments: visible + [""])
+    func width(_ name: String) {
+        let text = QuickActionsCLI.help(for: name.isEmpty ? nil : name, width: 80)
+        for line in text.split(separator: "\n") where !line.contains("$ ") {
+            #expect(line.count <= 80, "too long in \(name)'s help: \(line)")
+        }
+    }
+
+    @Test("the tool's help lists every visible command, --version, and the exit codes")
+    func rootHelp() {
+        let text = QuickActionsCLI.help(for: nil)
+        for name in Self.visible + ["help"] {
+            #expect(text.contains("\n  \(name) "), "\(name) missing")
+        }
+        #expect(text.contains("--version"))
+        #expect(text.contains("EXIT CODES:"))
+    }
+
+    @Test("invoke's help documents how --arg values are typed")
+    func invokeTyping() {
+        let text = QuickActionsCLI.help(for: "invoke")
+        for spelling in ["KEY=VALUE", "KEY:TYPE=VALUE", "string", "int", "bool", "double"] {
+            #expect(text.contains(spelling))
+        }
+    }
+
+    @Test("--help and help <command> print the same text, on stdout, exit 0")
+    func helpForms() async {
+        let first = RecordingConsole()
+        let second = RecordingConsole()
+        #expect(await QuickActionsCLI.run(["watch", "--help"], environment: [:], console: first.console) == 0)
+        #expect(await QuickActionsCLI.run(["help", "watch"], environment: [:], console: second.console) == 0)
+        #expect(first.stdout == second.stdout)
+        #expect(first.stdout.contains("watch"))
+        #expect(first.stderr.isEmpty)
+    }
+}

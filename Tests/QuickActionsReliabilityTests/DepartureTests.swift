@@ -18,10 +18,10 @@ import Testing
     /// malloc keeps what it had) and then stays flat, so the baseline is
     /// taken on the plateau.
     static let warmUpRounds = Scale.pick(short: 3, long: 8)
-    /// The held calls' timeout. A dropped call's timer stays queued until
-    /// then, doing nothing (about 500 bytes each), so memory is measured
-    /// after it; and it must not expire before the client has left, even
-    /// on a busy machine.
+    /// The held calls' timeout. A dropped call's deadline stays in the
+    /// broker's timeout heap until then, doing nothing, so memory is
+    /// measured after it; and it must not expire before the client has
+    /// left, even on a busy machine.
     static let timeout: UInt32 = 2_000
 
     static let late = "called again (or after the broker stopped waiting); ignored"

@@ -4,9 +4,10 @@ each on a fresh private connection, since the bus may drop it.
 
 Usage: bad_calls.py CASE...   (bus: DBUS_SESSION_BUS_ADDRESS)
   arguments-depth:N   Perform("org.example.fast1", "fast") with arguments
-                      {"deep": N-1 nested arrays around an integer}: a value
-                      N levels deep. libdbus limits each signature to 32
-                      arrays, so past 30 the arrays continue inside a variant.
+                      N levels deep as ItemLimits counts them (the dictionary
+                      is level 1): {"deep": N-2 nested arrays around an
+                      integer}. libdbus limits each signature to 32 arrays,
+                      so past 30 the arrays continue inside a variant.
   locale-variants:N   GetItems("org.example.fast1") with option "locale"
                       wrapped in N variants (the a{sv} adds two containers;
                       the bus allows 64 in all).
@@ -41,7 +42,7 @@ def run(case):
     broker = bus.get_object("org.quickactions.Broker1", "/org/quickactions/Broker1")
     try:
         if kind == "arguments-depth":
-            arguments = dbus.Dictionary({"deep": nested_arrays(number - 1)}, signature="sv")
+            arguments = dbus.Dictionary({"deep": nested_arrays(number - 2)}, signature="sv")
             options = dbus.Dictionary({"arguments": arguments}, signature="sv")
             reply = broker.Perform("org.example.fast1", "fast", options, signature="ssa{sv}",
                                    dbus_interface="org.quickactions.Broker1", timeout=30)

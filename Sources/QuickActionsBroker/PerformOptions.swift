@@ -32,7 +32,8 @@ struct CallOptions: Sendable {
                 timeoutMilliseconds = number
             case "arguments":
                 arguments = try UserInfoConversion.userInfo(option, option: "arguments")
-                let size = arguments.values.reduce(0) { $0 + DynamicItemCoder.encodedSize(of: $1) }
+                // Measured as the store measures user info: keys and framing included.
+                let size = DynamicItemCoder.encodedSize(of: .dictionary(arguments))
                 guard size <= ItemLimits.maximumUserInfoBytes else {
                     throw DBusError.invalidArgs(
                         "option \"arguments\" is \(size) bytes encoded, more than \(ItemLimits.maximumUserInfoBytes)")

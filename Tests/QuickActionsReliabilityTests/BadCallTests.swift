@@ -212,15 +212,15 @@ import Testing
         }
     }
 
-    /// `arguments` may be 64 KiB encoded (the store's encoding of each
-    /// value, as the broker counts it): at the limit it reaches the plugin,
-    /// one byte more is refused naming the size.
+    /// `arguments` may be 64 KiB encoded (the store's encoding of the whole
+    /// dictionary, keys and framing included, as user info is counted): at
+    /// the limit it reaches the plugin, one byte more is refused naming the size.
     @Test func argumentsPast64KiBAreRefusedNamingTheirSize() async throws {
         let harness = try await BrokerHarness(bundles: [Apps.fast("org.example.fast1"), Apps.swift])
         defer { harness.stop() }
         let client = try BrokerClient(harness)
         let limit = ItemLimits.maximumUserInfoBytes
-        let overhead = DynamicItemCoder.encodedSize(of: .bytes([]))
+        let overhead = DynamicItemCoder.encodedSize(of: .dictionary(["blob": .bytes([])]))
         func arguments(_ bytes: Int) -> Value {
             Self.with("arguments", BrokerClient.options([("blob", .array(.byte, Array(repeating: .byte(7), count: bytes)))]))
         }

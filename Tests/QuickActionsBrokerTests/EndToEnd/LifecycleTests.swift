@@ -48,16 +48,13 @@ import Testing
     @Test func bundlesAddedEditedAndRemovedArePickedUpWithoutARestart() async throws {
         let harness = try await BrokerHarness(bundles: [Fixtures.swiftApp])
         let client = try Connection(.address(harness.bus.address))
-        let events = AsyncStream<String>.makeStream()
+        let events = Outcomes()
         let rootSignals = try await client.subscribe(MatchRule(path: "/org/quickactions/Broker1")) { message in
-            events.continuation.yield(message.member?.rawValue ?? "")
+            events.record(message.member?.rawValue ?? "")
         }
-        var iterator = events.stream.makeAsyncIterator()
+        /// Whether `member` arrives within ten seconds (bounded: a lost signal fails, never hangs).
         func next(_ member: String) async -> Bool {
-            while let event = await iterator.next() {
-                if event == member { return true }
-            }
-            return false
+            await eventually { events.names.contains(member) }
         }
 
         try Fixtures.cApp.write(into: harness.pluginDirectory)

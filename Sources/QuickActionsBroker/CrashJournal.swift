@@ -60,7 +60,9 @@ final class CrashJournal: @unchecked Sendable {
         assigned[appID] = slot
         let bytes = Array(appID.utf8.prefix(Self.idBytes - 1))
         let start = base.advanced(by: slot * Self.slotSize)
-        bytes.withUnsafeBytes { start.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        bytes.withUnsafeBytes { source in
+            if let base = source.baseAddress { start.copyMemory(from: base, byteCount: source.count) }
+        }
         return slot
     }
 

@@ -168,6 +168,11 @@ final class GuideRunner {
         env["PATH"] = PackagePaths.products.path + ":" + (env["PATH"] ?? "/usr/bin:/bin")
         // The templates' Makefiles pass this to `swift build`: the same cache as the rewrite below.
         env["SWIFT_BUILD_FLAGS"] = "--scratch-path " + quote(scratch.appendingPathComponent("make").path)
+        // A reader types these commands at a shell, not inside `make test`:
+        // an inherited MAKELEVEL would make make say "make[1]:" instead of "make:".
+        for key in ["MAKELEVEL", "MAKEFLAGS", "MFLAGS", "MAKEOVERRIDES"] {
+            env.removeValue(forKey: key)
+        }
         return env
     }
 

@@ -1,7 +1,7 @@
 # QuickActions: the two commands a newcomer needs are `make demo` and `make test`.
 SWIFT ?= swift
 
-.PHONY: deps build test
+.PHONY: deps build test fuzz fuzz-smoke
 deps:
 	@scripts/ensure-deps.sh
 
@@ -13,3 +13,13 @@ build: deps
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) fuzz-smoke
+
+# libFuzzer targets (FUZZING.md): a short run of each, about a minute with the build.
+fuzz-smoke: deps
+	Fuzz/run.sh smoke
+
+# The long run: FUZZ_SECONDS per target (default 1800), FUZZ_JOBS workers; findings go to
+# Fuzz/Findings/<target>/. Example: make fuzz FUZZ_SECONDS=3600 FUZZ_JOBS=2
+fuzz: deps
+	Fuzz/run.sh long

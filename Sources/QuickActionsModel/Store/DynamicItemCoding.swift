@@ -156,7 +156,11 @@ struct Reader {
                 if let previous, !previous.utf8.lexicographicallyPrecedes(key.utf8) {
                     throw .invalid(offset: keyOffset, reason: "dictionary key \(key.quotedForMessage) is repeated or out of order")
                 }
-                entries[key] = try value(level: level + 1)
+                // Swift's String equality is canonical equivalence: "é" and "e\u{301}" are one
+                // key although their bytes differ. Refuse the second instead of merging it.
+                if entries.updateValue(try value(level: level + 1), forKey: key) != nil {
+                    throw .invalid(offset: keyOffset, reason: "dictionary key \(key.quotedForMessage) is canonically equivalent to an earlier key")
+                }
                 previous = key
             }
             return .dictionary(entries)

@@ -109,8 +109,11 @@ run_logged() {
   shift
   local log="$OUT/logs/$name.log"
   if "$@" >"$log" 2>&1; then
-    grep -E '^(Done|stat::number_of_executed_units|stat::peak_rss_mb)' "$log" | tr '\n' ' ' | sed "s/^/  $name: /"
-    echo
+    # The last status line (plain and fork mode print different ones) and the final stats.
+    local replayed
+    replayed=$(grep -c '^Executed ' "$log" || true)
+    echo "  $name: $( ( ((replayed)) && echo "$replayed inputs replayed"; grep -E '^#[0-9]+' "$log" | tail -1
+      grep -E '^stat::peak_rss_mb' "$log") | tr -s ' \t\n' ' ')"
     return 0
   fi
   echo "fuzz: $name FAILED; report (full log: $log):" >&2

@@ -140,7 +140,7 @@ struct Reader {
         case UInt8(ascii: "a"):
             let count = try containerCount(minimumElementSize: 1)
             var values: [UserInfoValue] = []
-            values.reserveCapacity(count)
+            values.reserveCapacity(min(count, 1024))
             for _ in 0..<count {
                 values.append(try value(level: level + 1))
             }
@@ -148,7 +148,7 @@ struct Reader {
         case UInt8(ascii: "m"):
             let count = try containerCount(minimumElementSize: 5)
             var entries: [String: UserInfoValue] = [:]
-            entries.reserveCapacity(count)
+            entries.reserveCapacity(min(count, 1024))
             var previous: String?
             for _ in 0..<count {
                 let keyOffset = offset
@@ -156,7 +156,11 @@ struct Reader {
                 if let previous, !previous.utf8.lexicographicallyPrecedes(key.utf8) {
                     throw .invalid(offset: keyOffset, reason: "dictionary key \(key.quotedForMessage) is repeated or out of order")
                 }
-                entries[key] = try value(level: level + 1)
+                // Swift's String equality is canonical equivalence: "é" and "e\u{301}" are one
+                // key although their bytes differ. Refuse the second instead of merging it.
+                if entries.updateValue(try value(level: level + 1), forKey: key) != nil {
+                    throw .invalid(offset: keyOffset, reason: "dictionary key \(key.quotedForMessage) is canonically equivalent to an earlier key")
+                }
                 previous = key
             }
             return .dictionary(entries)

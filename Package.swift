@@ -32,39 +32,41 @@ var package = Package(
             pkgConfig: "dbus-1",
             providers: [.apt(["libdbus-1-dev"])]
         ),
-        .target(name: "DBus", dependencies: ["CDBus"], swiftSettings: strict),
+        // One lock for every module: a pthread mutex ThreadSanitizer can see.
+        .target(name: "Locking", swiftSettings: strict),
+        .target(name: "DBus", dependencies: ["CDBus", "Locking"], swiftSettings: strict),
 
         // MARK: Apps, items, bundles
-        .target(name: "QuickActionsModel", swiftSettings: strict),
+        .target(name: "QuickActionsModel", dependencies: ["Locking"], swiftSettings: strict),
 
         // MARK: Plugins
         .target(name: "CQuickActionsPlugin"),
         // The Swift side of the C ABI (values and items in both directions), shared by SDK and host.
         .target(
             name: "QuickActionsABI",
-            dependencies: ["CQuickActionsPlugin", "QuickActionsModel"],
+            dependencies: ["CQuickActionsPlugin", "QuickActionsModel", "Locking"],
             swiftSettings: strict
         ),
         .target(
             name: "QuickActionsSDK",
-            dependencies: ["CQuickActionsPlugin", "QuickActionsABI", "QuickActionsModel"],
+            dependencies: ["CQuickActionsPlugin", "QuickActionsABI", "QuickActionsModel", "Locking"],
             swiftSettings: strict
         ),
         .target(
             name: "QuickActionsHost",
-            dependencies: ["CQuickActionsPlugin", "QuickActionsABI", "QuickActionsModel"],
+            dependencies: ["CQuickActionsPlugin", "QuickActionsABI", "QuickActionsModel", "Locking"],
             swiftSettings: strict
         ),
 
         // MARK: Broker and executables
         .target(
             name: "QuickActionsBroker",
-            dependencies: ["DBus", "QuickActionsModel", "QuickActionsHost"],
+            dependencies: ["DBus", "QuickActionsModel", "QuickActionsHost", "Locking"],
             swiftSettings: strict
         ),
         .executableTarget(name: "quickactionsd", dependencies: ["QuickActionsBroker"], swiftSettings: strict),
         // The launcher CLI's logic (argument parsing, broker client, output), testable as a library.
-        .target(name: "QuickActionsCLI", dependencies: ["DBus"], swiftSettings: strict),
+        .target(name: "QuickActionsCLI", dependencies: ["DBus", "Locking"], swiftSettings: strict),
         .executableTarget(name: "quickactions", dependencies: ["QuickActionsCLI"], swiftSettings: strict),
         // Assembles the example plugins (plugins/) into bundles; never builds anything itself.
         .executableTarget(name: "quickactions-bundle", dependencies: ["QuickActionsModel"], swiftSettings: strict),
@@ -89,7 +91,7 @@ var package = Package(
             exclude: ["Conformance/roundtrip.py"],
             swiftSettings: strict
         ),
-        .testTarget(name: "QuickActionsModelTests", dependencies: ["QuickActionsModel"], swiftSettings: strict),
+        .testTarget(name: "QuickActionsModelTests", dependencies: ["QuickActionsModel", "Locking"], swiftSettings: strict),
         .testTarget(
             name: "QuickActionsBrokerTests",
             dependencies: ["QuickActionsBroker", "QuickActionsTestSupport", "DBus"],
@@ -101,7 +103,8 @@ var package = Package(
             name: "QuickActionsCLITests", dependencies: ["QuickActionsCLI", "DBus", "QuickActionsTestSupport"],
             swiftSettings: strict),
         .testTarget(
-            name: "QuickActionsHostTests", dependencies: ["QuickActionsHost", "QuickActionsABI"], swiftSettings: strict),
+            name: "QuickActionsHostTests", dependencies: ["QuickActionsHost", "QuickActionsABI", "Locking"],
+            swiftSettings: strict),
         // Load, faults, bad input and crash consistency against a real broker on private buses.
         .testTarget(
             name: "QuickActionsReliabilityTests",
@@ -172,5 +175,5 @@ for plugin in examplePlugins {
 package.targets.append(
     .testTarget(
         name: "ExamplePluginsTests",
-        dependencies: ["QuickActionsModel", "QuickActionsHost", "QuickActionsTestSupport"],
+        dependencies: ["QuickActionsModel", "QuickActionsHost", "QuickActionsTestSupport", "Locking"],
         swiftSettings: strict))

@@ -41,7 +41,20 @@ sources() {
     dbus) find Sources/DBus Fuzz/Targets/DBusValues -name '*.swift' ;;
     store) find Sources/QuickActionsModel Fuzz/Targets/ItemStore -name '*.swift' ;;
   esac
+  # The modules import Locking; its one file is compiled into the target (see locking_stub).
+  find Sources/Locking -name '*.swift'
   echo Fuzz/Support/FuzzSupport.swift
+}
+
+# An empty module named Locking, so `import Locking` resolves while Locked itself is compiled
+# into the target's own module with the rest of the sources.
+locking_stub() {
+  local folder="$OUT/modules"
+  [[ -f $folder/Locking.swiftmodule ]] && return 0
+  mkdir -p "$folder"
+  : >"$folder/Locking.swift"
+  "$SWIFTC" -parse-as-library -emit-module -module-name Locking -emit-module-path "$folder/Locking.swiftmodule" \
+    "$folder/Locking.swift"
 }
 
 flags() {
@@ -72,7 +85,7 @@ build_one() {
   mapfile -t extra < <(flags "$target" | tr ' ' '\n' | grep -v '^$')
   # -parse-as-library: the files have no top-level code; libFuzzer supplies main().
   # Compiling the module's sources into the target's own module makes internal API reachable.
-  if ! "$SWIFTC" -parse-as-library -module-name "Fuzz_$target" "$OPT" -g \
+  if ! "$SWIFTC" -parse-as-library -module-name "Fuzz_$target" "$OPT" -g -I "$OUT/modules" \
     -sanitize=fuzzer,address -use-ld=lld "${extra[@]}" "${files[@]}" -o "$bin" \
     >"$OUT/logs/build-$target$OPT.log" 2>&1; then
     cat "$OUT/logs/build-$target$OPT.log" >&2
@@ -91,6 +104,7 @@ build_one() {
 build() {
   local -a pids=()
   local target status=0
+  locking_stub || return 1
   for target in "$@"; do
     build_one "$target" &
     pids+=($!)

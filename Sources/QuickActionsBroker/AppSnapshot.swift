@@ -1,7 +1,7 @@
+import Locking
 import DBus
 import Foundation
 import QuickActionsModel
-import Synchronization
 
 /// One app as the broker knows it at one moment: its bundle and its dynamic
 /// items. Immutable: any change makes a new snapshot, so readers never see
@@ -11,7 +11,7 @@ final class AppSnapshot: Sendable {
     let dynamicItems: [ShortcutItem]
     let objectPath: ObjectPath
     /// The app's items as D-Bus values, by locale, built on first use.
-    private let encoded = Mutex<[String: [Value]]>([:])
+    private let encoded = Locked<[String: [Value]]>([:])
 
     init(bundle: PluginBundle, dynamicItems: [ShortcutItem]) {
         self.bundle = bundle

@@ -1,3 +1,4 @@
+import Locking
 import DBus
 import Foundation
 import QuickActionsHost
@@ -23,19 +24,19 @@ public final class Broker: Sendable {
     let log: Log
     let store: DynamicItemStore
     let connection: Connection
-    let catalog = Mutex(Catalog())
-    let slots = Mutex<[String: PluginSlot]>([:])
+    let catalog = Locked(Catalog())
+    let slots = Locked<[String: PluginSlot]>([:])
     let pending = PendingPerforms()
     let listingCache = ListingCache()
     let journal: CrashJournal
-    let quarantine: Mutex<Quarantine>
+    let quarantine: Locked<Quarantine>
     /// Serialises rescans of the plugin directories.
     let scanQueue = DispatchQueue(label: "org.quickactions.broker.scan")
-    private let ownerWatch = Mutex<SignalSubscription?>(nil)
-    private let nameLostWatch = Mutex<SignalSubscription?>(nil)
-    private let watcher = Mutex<PluginWatcher?>(nil)
-    private let ended = Mutex<CheckedContinuation<Int32, Never>?>(nil)
-    private let exitStatus = Mutex<Int32?>(nil)
+    private let ownerWatch = Locked<SignalSubscription?>(nil)
+    private let nameLostWatch = Locked<SignalSubscription?>(nil)
+    private let watcher = Locked<PluginWatcher?>(nil)
+    private let ended = Locked<CheckedContinuation<Int32, Never>?>(nil)
+    private let exitStatus = Locked<Int32?>(nil)
     private let signalSources = SignalSources()
     private let stopping = Atomic<Bool>(false)
 
@@ -49,7 +50,7 @@ public final class Broker: Sendable {
                                                 attributes: [.posixPermissions: 0o700])
         let (journal, interrupted) = try CrashJournal.open(in: configuration.stateDirectory)
         self.journal = journal
-        quarantine = Mutex(Quarantine.load(from: configuration.stateDirectory))
+        quarantine = Locked(Quarantine.load(from: configuration.stateDirectory))
         connection = try Connection(configuration.bus)
         let scan = PluginDirectories.scan(configuration.pluginDirectories)
         report(scan.diagnostics)
@@ -238,9 +239,9 @@ final class PluginSlot: Sendable {
     let queue: DispatchQueue
     /// The executable this slot loaded, so a replaced library is loaded anew.
     let executable: FileIdentity?
-    private let loaded = Mutex<LoadedPlugin?>(nil)
+    private let loaded = Locked<LoadedPlugin?>(nil)
     /// Serialises this app's dynamic-item updates (store, then catalog).
-    let updates = Mutex(())
+    let updates = Locked(())
 
     init(appID: String, executable: FileIdentity?) {
         queue = DispatchQueue(label: "org.quickactions.broker.app.\(appID)")

@@ -1,5 +1,5 @@
+import Locking
 import DBus
-import Synchronization
 
 /// What a whole listing depends on besides the catalog.
 struct ListingKey: Hashable, Sendable {
@@ -15,7 +15,7 @@ final class ListingCache: Sendable {
         var replies: [ListingKey: PreparedReply] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let capacity = 8
 
     func reply(for key: ListingKey, generation: UInt64) -> PreparedReply? {

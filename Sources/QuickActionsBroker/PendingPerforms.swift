@@ -1,7 +1,7 @@
+import Locking
 import DBus
 import Dispatch
 import QuickActionsHost
-import Synchronization
 
 /// Every Perform that has not been answered yet.
 ///
@@ -11,7 +11,7 @@ import Synchronization
 final class PendingPerforms: @unchecked Sendable {
     // @unchecked Sendable: `timer` is set in init and only rescheduled or
     // cancelled afterwards, which Dispatch allows from any thread; all other
-    // state is inside the Mutex.
+    // state is inside the lock.
     /// Most Performs one caller may have pending at once.
     static let perCallerLimit = 256
 
@@ -24,7 +24,7 @@ final class PendingPerforms: @unchecked Sendable {
         let deadline: UInt64
     }
 
-    private struct State: ~Copyable {
+    private struct State {
         var entries: [UInt64: Entry] = [:]
         var perCaller: [String: Int] = [:]
         var nextID: UInt64 = 1
@@ -35,7 +35,7 @@ final class PendingPerforms: @unchecked Sendable {
         var timerDeadline: DispatchTime?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let timerQueue = DispatchQueue(label: "org.quickactions.broker.timeouts")
     private let timer: any DispatchSourceTimer
 

@@ -1,6 +1,6 @@
+import Locking
 import Foundation
 import Glibc
-import Synchronization
 
 /// Watches the plugin directories with inotify and calls `changed` (at most
 /// every 150 ms, coalescing bursts) when a bundle may have been added,
@@ -8,12 +8,12 @@ import Synchronization
 /// each of its `.lproj` folders are watched.
 final class PluginWatcher: @unchecked Sendable {
     // @unchecked Sendable: `source` is set in init and only cancelled later,
-    // which Dispatch allows from any thread; the rest is immutable or a Mutex.
+    // which Dispatch allows from any thread; the rest is immutable or locked.
     private let fd: Int32
     private let directories: [URL]
     private let queue = DispatchQueue(label: "org.quickactions.broker.watch")
     private let source: any DispatchSourceRead
-    private let scheduled = Mutex(false)
+    private let scheduled = Locked(false)
     private let changed: @Sendable () -> Void
 
     private static let mask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE

@@ -1,3 +1,4 @@
+import Locking
 import QuickActionsABI
 
 /// The pending completions of one plugin, keyed by the `qa_completion`

@@ -1,3 +1,4 @@
+import Locking
 import CDBus
 import Dispatch
 import Synchronization
@@ -77,7 +78,7 @@ extension Connection {
         let message = try Message.methodCall(destination: destination, path: path, interface: interface, member: member)
         try message.append(arguments)
         let done = DispatchSemaphore(value: 0)
-        let outcome = Mutex<Result<Message, DBusError>?>(nil)
+        let outcome = Locked<Result<Message, DBusError>?>(nil)
         call(message, timeout: timeout) { result in
             outcome.withLock { $0 = result }
             done.signal()

@@ -1,3 +1,4 @@
+import Locking
 import CDBus
 import Dispatch
 import Synchronization
@@ -31,9 +32,9 @@ public final class Connection: @unchecked Sendable {
 
     let objects = ObjectRegistry()
     let signals = SignalRouter()
-    private let disconnectHandler = Mutex<(@Sendable (DBusError) -> Void)?>(nil)
+    private let disconnectHandler = Locked<(@Sendable (DBusError) -> Void)?>(nil)
     private let isOpen = Atomic<Bool>(true)
-    private let standard = Mutex<StandardInterfaces?>(nil)
+    private let standard = Locked<StandardInterfaces?>(nil)
 
     /// Connects, registers with the bus (`Hello`) and starts the loop thread.
     /// Wraps `dbus_bus_get_private`, or `dbus_connection_open_private` plus

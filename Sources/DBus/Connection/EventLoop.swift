@@ -1,3 +1,4 @@
+import Locking
 import CDBus
 import Glibc
 import Synchronization
@@ -34,7 +35,7 @@ final class EventLoop: @unchecked Sendable {
         var enabled: Bool
     }
 
-    private struct State: ~Copyable {
+    private struct State {
         var watches: [Int32: [Watch]] = [:]
         var registered: [Int32: UInt32] = [:]
         var timers: [Timer] = []
@@ -44,12 +45,12 @@ final class EventLoop: @unchecked Sendable {
     private let connection: OpaquePointer
     private let epollFD: Int32
     private let wakeFD: Int32
-    private let state = Mutex(State())
-    private let finished = Mutex(false)
+    private let state = Locked(State())
+    private let finished = Locked(false)
     /// The loop thread, for joining; set by start(), cleared by the stop()
     /// that joined it (both under `joinLock`).
     private var thread: pthread_t?
-    private let joinLock = Mutex(())
+    private let joinLock = Locked(())
     /// The loop thread's pthread_self(), 0 before it runs: read from any thread.
     private let loopThread = Atomic<UInt>(0)
 

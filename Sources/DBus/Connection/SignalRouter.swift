@@ -1,3 +1,4 @@
+import Locking
 import Synchronization
 
 /// Delivers received signals to the subscriptions whose rules match them.
@@ -8,7 +9,7 @@ final class SignalRouter: Sendable {
         let handler: @Sendable (Message) -> Void
     }
 
-    private let entries = Mutex<[Entry]>([])
+    private let entries = Locked<[Entry]>([])
     private let nextID = Atomic<UInt64>(1)
 
     func add(_ rule: MatchRule, _ handler: @escaping @Sendable (Message) -> Void) -> UInt64 {

@@ -1,5 +1,5 @@
+import Locking
 import CDBus
-import Synchronization
 
 extension Message {
     /// The body's values (`dbus_message_iter_*`), copied out of libdbus.
@@ -125,7 +125,7 @@ extension Message {
 /// distinct signatures only keeps the cache from helping.
 final class TypeCache: Sendable {
     static let shared = TypeCache()
-    private let entries = Mutex<[String: DBusType]>([:])
+    private let entries = Locked<[String: DBusType]>([:])
     private let capacity = 512
 
     func type(for signature: String) throws(DBusError) -> DBusType {

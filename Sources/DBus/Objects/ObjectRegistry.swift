@@ -1,4 +1,5 @@
-import Synchronization
+import Locking
+
 
 /// The objects a connection exports, by path.
 ///
@@ -17,12 +18,12 @@ final class ObjectRegistry: Sendable {
         }
     }
 
-    private struct State: ~Copyable {
+    private struct State {
         var objects: [ObjectPath: Node] = [:]
         var managers: Set<ObjectPath> = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func node(at path: ObjectPath) -> Node? {
         state.withLock { $0.objects[path] }

@@ -1,10 +1,11 @@
-import Synchronization
+import Locking
+
 
 /// A console whose output is kept in memory, for tests.
 public final class RecordingConsole: Sendable {
     /// Text written to one stream, behind a lock.
     private final class Buffer: Sendable {
-        let text = Mutex("")
+        let text = Locked("")
         func append(_ more: String) { text.withLock { $0 += more } }
     }
 

@@ -1,3 +1,5 @@
+import Locking
+
 /// A bundle's `InfoPlist.strings` tables by `.lproj` name (`de`, `pt-BR`, `Base`), with lookup
 /// along `LocaleFallback.chain`.
 ///

@@ -80,7 +80,7 @@ var package = Package(
             linkerSettings: [.linkedLibrary("dbus-1")]
         ),
         .executableTarget(
-            name: "quickactions-bench", dependencies: ["DBus", "QuickActionsBroker", "QuickActionsTestSupport"],
+            name: "quickactions-bench", dependencies: ["DBus", "QuickActionsBroker", "QuickActionsTestSupport", "Locking"],
             swiftSettings: strict),
 
         // MARK: Test support and tests

@@ -110,6 +110,12 @@ public final class Broker: Sendable {
         }
     }
 
+    /// Closes the bus connection and joins its loop thread; for the very end,
+    /// after `run()` returned.
+    public func close() {
+        connection.close()
+    }
+
     /// Ends `run()` with `status`; the first call wins.
     func finish(status: Int32) {
         let continuation = exitStatus.withLock { current -> CheckedContinuation<Int32, Never>? in

@@ -1,5 +1,5 @@
+import Locking
 import Dispatch
-import Synchronization
 
 /// Runs async work from synchronous code and waits for it: the benchmark's
 /// driver is a plain thread, and a few binding calls (subscriptions) are async only.
@@ -7,7 +7,7 @@ func waitFor<T: Sendable>(
     _ label: String, timeout: Duration = .seconds(30), _ body: @escaping @Sendable () async throws -> T
 ) throws(BenchError) -> T {
     let done = DispatchSemaphore(value: 0)
-    let outcome = Mutex<Result<T, any Error>?>(nil)
+    let outcome = Locked<Result<T, any Error>?>(nil)
     Task {
         let result: Result<T, any Error>
         do {
@@ -31,7 +31,7 @@ func waitFor<T: Sendable>(
 /// Counts events from the loop thread and lets the driver wait for the next one.
 final class EventLatch: Sendable {
     private let semaphore = DispatchSemaphore(value: 0)
-    private let stamps = Mutex<[UInt64]>([])
+    private let stamps = Locked<[UInt64]>([])
 
     /// Records the event's time (called on the loop thread).
     func record() {

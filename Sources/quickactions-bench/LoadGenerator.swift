@@ -1,7 +1,7 @@
+import Locking
 import DBus
 import Dispatch
 import Glibc
-import Synchronization
 
 /// One method call the load generator repeats: where it goes and what it carries.
 struct CallTemplate: Sendable {
@@ -108,7 +108,7 @@ private final class Driver: Sendable {
     let template: CallTemplate
     let connection: Connection
     let total: Int
-    let state: Mutex<State>
+    let state: Locked<State>
     let done = DispatchSemaphore(value: 0)
 
     init(template: CallTemplate, connection: Connection, total: Int) {
@@ -117,7 +117,7 @@ private final class Driver: Sendable {
         self.total = total
         var initial = State()
         initial.latencies.reserveCapacity(total)
-        state = Mutex(initial)
+        state = Locked(initial)
     }
 
     /// Sends one more call, unless all have been sent.

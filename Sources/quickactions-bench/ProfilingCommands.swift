@@ -1,8 +1,8 @@
+import Locking
 import DBus
 import Dispatch
 import Foundation
 import QuickActionsBroker
-import Synchronization
 
 /// The pieces of a run, on their own, for profiling a responder started by
 /// hand (under `valgrind --tool=callgrind`, say).
@@ -77,7 +77,7 @@ enum ProfilingCommands {
             throw .subject(name: "host-broker", reason: "cannot start: \(error)")
         }
         let done = DispatchSemaphore(value: 0)
-        let status = Mutex<Int32>(1)
+        let status = Locked<Int32>(1)
         Task {
             do {
                 let code = try await broker.run()

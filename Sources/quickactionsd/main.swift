@@ -117,7 +117,9 @@ do {
 // await: it would make main itself async, which valgrind cannot follow.)
 Task {
     do {
-        exit(try await broker.run())
+        let status = try await broker.run()
+        broker.close()
+        exit(status)
     } catch {
         fail("\(error)", status: 1)
     }

@@ -137,17 +137,18 @@ let testPlugins: [(name: String, folder: String, language: String)] = [
     ("QATestChurn", "Churn", "swift"),
     ("QABenchPlugin", "BenchPlugin", "c"),
 ]
-for plugin in testPlugins {
-    package.products.append(.library(name: plugin.name, type: .dynamic, targets: [plugin.name]))
+/// A plugin as a dynamic library product: Swift plugins on the SDK, C plugins on the header alone.
+@MainActor func addPlugin(name: String, path: String, language: String) {
+    package.products.append(.library(name: name, type: .dynamic, targets: [name]))
     package.targets.append(
-        plugin.language == "swift"
-            ? .target(
-                name: plugin.name, dependencies: ["QuickActionsSDK"], path: "Tests/Plugins/\(plugin.folder)",
-                swiftSettings: strict)
-            : .target(
-                name: plugin.name, dependencies: ["CQuickActionsPlugin"], path: "Tests/Plugins/\(plugin.folder)",
-                publicHeadersPath: ".")
+        language == "swift"
+            ? .target(name: name, dependencies: ["QuickActionsSDK"], path: path, swiftSettings: strict)
+            : .target(name: name, dependencies: ["CQuickActionsPlugin"], path: path, publicHeadersPath: ".")
     )
+}
+
+for plugin in testPlugins {
+    addPlugin(name: plugin.name, path: "Tests/Plugins/\(plugin.folder)", language: plugin.language)
 }
 
 // MARK: Example plugins
@@ -161,16 +162,7 @@ let examplePlugins: [(name: String, folder: String, language: String)] = [
     ("QuickActionsExampleFavorites", "Favorites", "swift"),
 ]
 for plugin in examplePlugins {
-    package.products.append(.library(name: plugin.name, type: .dynamic, targets: [plugin.name]))
-    package.targets.append(
-        plugin.language == "swift"
-            ? .target(
-                name: plugin.name, dependencies: ["QuickActionsSDK"], path: "plugins/\(plugin.folder)/Sources",
-                swiftSettings: strict)
-            : .target(
-                name: plugin.name, dependencies: ["CQuickActionsPlugin"], path: "plugins/\(plugin.folder)/Sources",
-                publicHeadersPath: ".")
-    )
+    addPlugin(name: plugin.name, path: "plugins/\(plugin.folder)/Sources", language: plugin.language)
 }
 package.targets.append(
     .testTarget(

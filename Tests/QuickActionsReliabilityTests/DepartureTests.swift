@@ -22,7 +22,7 @@ import Testing
     /// broker's timeout heap until then, doing nothing, so memory is
     /// measured after it; and it must not expire before the client has
     /// left, even on a busy machine.
-    static let timeout: UInt32 = 2_000
+    static let timeout = UInt32(2_000 * Scale.timeScale)
 
     static let late = "called again (or after the broker stopped waiting); ignored"
 

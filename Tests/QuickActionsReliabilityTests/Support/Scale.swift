@@ -9,6 +9,12 @@ enum Scale {
     /// `short` in CI, `long` with QUICKACTIONS_LONG_TESTS=1.
     static func pick(short: Int, long: Int) -> Int { isLong ? long : short }
 
+    /// How much slower than usual everything runs: `make sanitizers` sets
+    /// QUICKACTIONS_TEST_TIME_SCALE=10, as ThreadSanitizer slows the broker
+    /// and the tests several times over. Timeouts a test relies on to *not*
+    /// expire are multiplied by it.
+    static let timeScale = max(1, Int(ProcessInfo.processInfo.environment["QUICKACTIONS_TEST_TIME_SCALE"] ?? "") ?? 1)
+
     /// A line in the test log, so a run shows what was measured.
     static func report(_ line: String) {
         FileHandle.standardError.write(Data("[reliability] \(line)\n".utf8))

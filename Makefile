@@ -145,7 +145,7 @@ sanitizers: sanitizers-asan sanitizers-tsan
 
 sanitizers-asan: deps
 	$(SWIFT) build --build-tests --scratch-path .build/asan -Xswiftc -sanitize=address -Xcc -fsanitize=address $(SANITIZER_FLAGS)
-	SWIFT_BACKTRACE=enable=no QUICKACTIONS_TEST_TIME_SCALE=10 ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --scratch-path .build/asan
+	SWIFT_BACKTRACE=enable=no QUICKACTIONS_TEST_TIME_SCALE=10 QUICKACTIONS_SANITIZER=address ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --scratch-path .build/asan
 
 sanitizers-tsan: deps
 	$(SWIFT) build --build-tests --scratch-path .build/tsan -Xswiftc -sanitize=thread -Xcc -fsanitize=thread $(SANITIZER_FLAGS)

@@ -44,7 +44,9 @@ import Testing
         #expect(wire.errors == tally.stuck, "\(wire.errorNames)")
         #expect(wire.errorNames == ["org.quickactions.Error.Timeout": tally.stuck])
         #expect(wire.returns >= load.total - tally.stuck)
-        #expect(Double(after) <= Double(before) * 1.10, "VmRSS \(before) KiB before, \(after) KiB after")
+        if Scale.memoryIsMeaningful {
+            #expect(Double(after) <= Double(before) * 1.10, "VmRSS \(before) KiB before, \(after) KiB after")
+        }
         #expect(try await control.applicationIDs().count == 3)
         let seconds = Double(tally.duration.components.seconds) + Double(tally.duration.components.attoseconds) / 1e18
         Scale.report("""

@@ -12,6 +12,9 @@ final class AppSnapshot: Sendable {
     let objectPath: ObjectPath
     /// The app's items as D-Bus values, by locale, built on first use.
     private let encoded = Locked<[String: [Value]]>([:])
+    /// Icons as resolved once: a file icon costs a realpath and a stat, and
+    /// every listing locale and every Perform of the item asks again.
+    private let icons = Locked<[ShortcutIcon: String?]>([:])
 
     init(bundle: PluginBundle, dynamicItems: [ShortcutItem]) {
         self.bundle = bundle
@@ -63,7 +66,11 @@ final class AppSnapshot: Sendable {
     }
 
     func resolvedIcon(of item: ShortcutItem) -> String? {
-        item.icon.flatMap { try? bundle.resolvedIcon($0) }
+        guard let icon = item.icon else { return nil }
+        if let known = icons.withLock({ $0[icon] }) { return known }
+        let resolved = try? bundle.resolvedIcon(icon)
+        icons.withLock { $0[icon] = resolved }
+        return resolved
     }
 
     private func encode(locale: String) -> [Value] {

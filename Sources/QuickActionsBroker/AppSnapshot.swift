@@ -57,10 +57,7 @@ final class AppSnapshot: Sendable {
     /// first dynamic one.
     func item(ofType type: String, locale: String) -> ShortcutItem? {
         if let item = bundle.staticItems.first(where: { $0.type == type }) {
-            var localized = item
-            localized.title = bundle.localizations.localized(item.title, locale: locale)
-            localized.subtitle = item.subtitle.map { bundle.localizations.localized($0, locale: locale) }
-            return localized
+            return bundle.localized(item, locale: locale)
         }
         return dynamicItems.first { $0.type == type }
     }

@@ -72,7 +72,6 @@ public final class Broker: Sendable {
             self?.finish(status: 1)
         }
         try exportObjects()
-        ownerWatch.withLock { _ = $0 }
         let owners = try await connection.watchNameOwners { [weak self] name, _, newOwner in
             guard let self, newOwner.isEmpty, name.hasPrefix(":") else { return }
             let dropped = pending.dropAll(from: name)

@@ -46,7 +46,6 @@ final class EventLoop: @unchecked Sendable {
     private let epollFD: Int32
     private let wakeFD: Int32
     private let state = Locked(State())
-    private let finished = Locked(false)
     /// The loop thread, for joining; set by start(), cleared by the stop()
     /// that joined it (both under `joinLock`).
     private var thread: pthread_t?
@@ -222,7 +221,6 @@ final class EventLoop: @unchecked Sendable {
             }
             fireExpiredTimers()
         }
-        finished.withLock { $0 = true }
     }
 
     // MARK: Watches

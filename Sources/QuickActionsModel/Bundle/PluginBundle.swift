@@ -40,12 +40,15 @@ public struct PluginBundle: Sendable, Equatable {
     /// The static items with titles and subtitles localised for `locale` (each is a key into the
     /// tables, kept as written where no table has it).
     public func localizedStaticItems(locale: String) -> [ShortcutItem] {
-        manifest.items.map { item in
-            var localized = item
-            localized.title = localizations.localized(item.title, locale: locale)
-            localized.subtitle = item.subtitle.map { localizations.localized($0, locale: locale) }
-            return localized
-        }
+        manifest.items.map { localized($0, locale: locale) }
+    }
+
+    /// One static item with its title and subtitle localised for `locale`.
+    public func localized(_ item: ShortcutItem, locale: String) -> ShortcutItem {
+        var localized = item
+        localized.title = localizations.localized(item.title, locale: locale)
+        localized.subtitle = item.subtitle.map { localizations.localized($0, locale: locale) }
+        return localized
     }
 
     /// What D-Bus clients get for `icon` (a freedesktop name or an absolute path in this bundle).

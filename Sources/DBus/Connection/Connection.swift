@@ -91,9 +91,11 @@ public final class Connection: @unchecked Sendable {
             // thread, in the middle of dbus_connection_dispatch: tearing the
             // connection down here would free what libdbus is still using.
             // Stop the loop after this message and leave the connection to
-            // the process's end instead.
-            dbus_connection_remove_filter(raw, Self.filterFunction, Unmanaged.passUnretained(self).toOpaque())
-            loop.stop()
+            // the process's end instead. (If it was closed, close() did both.)
+            if isOpen.exchange(false, ordering: .acquiringAndReleasing) {
+                dbus_connection_remove_filter(raw, Self.filterFunction, Unmanaged.passUnretained(self).toOpaque())
+                loop.stop()
+            }
             return
         }
         close()
@@ -194,4 +196,23 @@ public final class Connection: @unchecked Sendable {
 
     /// True on the loop thread, where blocking would deadlock.
     var isLoopThread: Bool { loop.isLoopThread }
+
+    // MARK: Work on the loop thread
+
+    /// Runs `work` on the loop thread as soon as the message being handled
+    /// now has been dispatched, before the next one, outside libdbus's
+    /// dispatch (so nothing of the connection is locked while it runs).
+    ///
+    /// For work that is nearly always quick but might block: running it
+    /// here saves a hand-off to another thread, and should it run for
+    /// more than 20 ms, a new thread takes over the loop and keeps the
+    /// connection serving; the old thread ends when `work` returns. Pieces
+    /// of work run one at a time, in the order they were queued.
+    ///
+    /// Returns false, queueing nothing, when not called from the loop thread
+    /// (from a handler, a signal or a call's completion) or once the
+    /// connection is closing: then run the work elsewhere.
+    public func runAfterCurrentMessage(_ work: @escaping @Sendable () -> Void) -> Bool {
+        loop.runAfterCurrentMessage(work)
+    }
 }

@@ -1,6 +1,7 @@
 import Locking
 import CDBus
 import Glibc
+import Dispatch
 import Synchronization
 
 /// Drives one libdbus connection on a thread of its own.
@@ -16,10 +17,18 @@ import Synchronization
 ///
 /// The watch and timeout callbacks may run on any thread that holds the
 /// connection's lock, so the bookkeeping they touch sits behind `state`.
+///
+/// Handlers may also queue work to run on the loop thread right after the
+/// message being dispatched (``runAfterCurrentMessage(_:)``), outside
+/// libdbus's dispatch. Such work may block: a watchdog thread notices work
+/// that has run for ``handOverAfter`` and hands the loop to a new thread,
+/// so the connection keeps serving while the old thread finishes that work
+/// and then ends. The loop thread is therefore not always the same thread;
+/// `isLoopThread` is true only on the one running the loop now.
 final class EventLoop: @unchecked Sendable {
     // @unchecked Sendable: `connection` and the descriptors are set once in
-    // init and never change; `thread` is only touched under `joinLock`;
-    // everything else mutable is inside `state` or atomic.
+    // init and never change; everything else mutable is inside `state`,
+    // `crew` or atomic.
 
     // @unchecked Sendable (Watch, Timer): the pointers are libdbus's; we only
     // store and compare them, and pass them back to libdbus, which locks.
@@ -42,15 +51,43 @@ final class EventLoop: @unchecked Sendable {
         var stopping = false
     }
 
+    /// Which thread runs the loop, and the work queued between messages.
+    private struct Crew {
+        /// Bumped at every hand-over: a thread runs the loop while this
+        /// equals the generation it was started with.
+        var generation: UInt64 = 0
+        /// The thread running the loop now, for joining; nil once stop() took it.
+        var thread: pthread_t?
+        /// Set by stop(): no more work is started and no thread is handed the loop.
+        var halted = false
+        /// Work queued by handlers, run in order between messages.
+        var work: [@Sendable () -> Void] = []
+        /// When the work running now started (CLOCK_MONOTONIC ns); 0 when none runs.
+        var workStarted: UInt64 = 0
+        /// When work last started: the watchdog sleeps once this is long past.
+        var lastWorkStarted: UInt64 = 0
+        /// The watchdog thread, started with the first work.
+        var watchdog: pthread_t?
+        /// True while the watchdog sleeps without a deadline.
+        var watchdogParked = false
+    }
+
+    /// How long work queued by ``runAfterCurrentMessage(_:)`` may run before
+    /// a new thread takes over the loop.
+    static let handOverAfter: UInt64 = 20_000_000
+    /// How often the watchdog looks while work is being run.
+    private static let watchdogPeriod: UInt64 = 10_000_000
+    /// How long after the last work the watchdog stops looking until the next.
+    private static let watchdogIdleAfter: UInt64 = 1_000_000_000
+
     private let connection: OpaquePointer
     private let epollFD: Int32
     private let wakeFD: Int32
     private let state = Locked(State())
-    /// The loop thread, for joining; set by start(), cleared by the stop()
-    /// that joined it (both under `joinLock`).
-    private var thread: pthread_t?
-    private let joinLock = Locked(())
-    /// The loop thread's pthread_self(), 0 before it runs: read from any thread.
+    private let crew = Locked(Crew())
+    private let watchdogWake = DispatchSemaphore(value: 0)
+    /// The loop thread's pthread_self(), 0 before it runs and during a
+    /// hand-over: read from any thread.
     private let loopThread = Atomic<UInt>(0)
 
     init(connection: OpaquePointer) throws(DBusError) {
@@ -150,39 +187,73 @@ final class EventLoop: @unchecked Sendable {
 
     /// Starts the loop thread.
     func start() throws(DBusError) {
-        let box = Unmanaged.passRetained(self)
+        try crew.withLock { crew throws(DBusError) in
+            crew.thread = try spawnLoopThread(generation: crew.generation)
+        }
+    }
+
+    /// A new thread running the loop for `generation`; called under `crew`.
+    private func spawnLoopThread(generation: UInt64) throws(DBusError) -> pthread_t {
+        final class Start {
+            let loop: EventLoop
+            let generation: UInt64
+            init(loop: EventLoop, generation: UInt64) {
+                self.loop = loop
+                self.generation = generation
+            }
+        }
+        let box = Unmanaged.passRetained(Start(loop: self, generation: generation))
         var handle = pthread_t()
         let status = pthread_create(&handle, nil, { raw in
             guard let raw else { return nil }
-            let loop = Unmanaged<EventLoop>.fromOpaque(raw).takeRetainedValue()
-            loop.run()
+            let start = Unmanaged<Start>.fromOpaque(raw).takeRetainedValue()
+            start.loop.run(generation: start.generation)
             return nil
         }, box.toOpaque())
         if status != 0 {
             box.release()
             throw DBusError.system("pthread_create", errno: status)
         }
-        joinLock.withLock { _ in thread = handle }
+        return handle
     }
 
     /// Stops the loop and waits for its thread to end. Safe to call twice and
-    /// from the loop thread itself (then it does not wait).
+    /// from the loop thread itself (then it does not wait). Work queued and
+    /// not yet started is dropped; a loop thread that is running work is
+    /// not waited for (work may block): it ends when the work returns.
     func stop() {
         state.withLock { $0.stopping = true }
         wake()
-        guard !isLoopThread else { return }
-        joinLock.withLock { _ in
-            guard let thread else { return }
+        let onLoopThread = isLoopThread
+        let (thread, running, watchdog) = crew.withLock { crew -> (pthread_t?, Bool, pthread_t?) in
+            crew.halted = true
+            crew.work.removeAll()
+            let watchdog = crew.watchdog
+            crew.watchdog = nil
+            // The loop thread cannot join itself: its thread stays for a
+            // later stop() from another thread (Connection.close).
+            guard !onLoopThread else { return (nil, false, watchdog) }
+            let thread = crew.thread
+            crew.thread = nil
+            return (thread, crew.workStarted != 0, watchdog)
+        }
+        watchdogWake.signal()
+        if let watchdog {
+            pthread_join(watchdog, nil)
+        }
+        guard let thread else { return }
+        if running {
+            pthread_detach(thread)
+        } else {
             pthread_join(thread, nil)
-            self.thread = nil
         }
     }
 
     private var isStopping: Bool { state.withLock { $0.stopping } }
 
-    /// True when called on the loop thread.
+    /// True when called on the thread running the loop now.
     var isLoopThread: Bool {
-        loopThread.load(ordering: .relaxed) == UInt(pthread_self())
+        loopThread.load(ordering: .acquiring) == UInt(pthread_self())
     }
 
     /// Makes `epoll_wait` return, from any other thread. On the loop thread
@@ -195,12 +266,22 @@ final class EventLoop: @unchecked Sendable {
         _ = write(wakeFD, &one, MemoryLayout<UInt64>.size)
     }
 
-    private func run() {
-        loopThread.store(UInt(pthread_self()), ordering: .relaxed)
+    private func run(generation: UInt64) {
+        let me = UInt(pthread_self())
+        loopThread.store(me, ordering: .releasing)
+        // A finished thread's id may be given to a new thread: never leave
+        // it standing for the loop thread.
+        defer { _ = loopThread.compareExchange(expected: me, desired: 0, ordering: .acquiringAndReleasing) }
         let capacity = 32
         var events = [epoll_event](repeating: epoll_event(), count: capacity)
         while true {
-            while !isStopping && dbus_connection_dispatch(connection) == DBUS_DISPATCH_DATA_REMAINS {}
+            while !isStopping {
+                let status = dbus_connection_dispatch(connection)
+                // false: the loop was handed to another thread while this
+                // one ran work; this thread's part is over.
+                guard runQueuedWork(generation: generation) else { return }
+                if status != DBUS_DISPATCH_DATA_REMAINS { break }
+            }
             let (stopping, wait) = state.withLock { state in
                 (state.stopping, Self.millisecondsUntilNextTimer(state.timers))
             }
@@ -221,6 +302,116 @@ final class EventLoop: @unchecked Sendable {
             }
             fireExpiredTimers()
         }
+    }
+
+    // MARK: Work between messages
+
+    /// Queues `work` to run on the loop thread once the message being
+    /// dispatched has been handled. Returns false, queueing nothing, when
+    /// not called on the loop thread or once the loop is stopping.
+    func runAfterCurrentMessage(_ work: @escaping @Sendable () -> Void) -> Bool {
+        guard isLoopThread else { return false }
+        return crew.withLock { crew in
+            guard !crew.halted else { return false }
+            crew.work.append(work)
+            return true
+        }
+    }
+
+    /// Runs the queued work, one piece at a time. Returns false when the
+    /// loop was handed over while this thread ran a piece.
+    private func runQueuedWork(generation: UInt64) -> Bool {
+        while true {
+            let next = crew.withLock { crew -> (work: @Sendable () -> Void, wakeWatchdog: Bool)? in
+                guard !crew.halted, !crew.work.isEmpty else { return nil }
+                let now = Self.now()
+                crew.workStarted = now
+                crew.lastWorkStarted = now
+                let work = crew.work.removeFirst()
+                if crew.watchdog == nil, let thread = try? spawnWatchdog() {
+                    crew.watchdog = thread
+                    return (work, false)
+                }
+                let parked = crew.watchdogParked
+                crew.watchdogParked = false
+                return (work, parked)
+            }
+            guard let next else { return true }
+            if next.wakeWatchdog {
+                watchdogWake.signal()
+            }
+            next.work()
+            let stillOurs = crew.withLock { crew in
+                guard crew.generation == generation else { return false }
+                crew.workStarted = 0
+                return true
+            }
+            guard stillOurs else { return false }
+        }
+    }
+
+    private func spawnWatchdog() throws(DBusError) -> pthread_t {
+        let box = Unmanaged.passRetained(self)
+        var handle = pthread_t()
+        let status = pthread_create(&handle, nil, { raw in
+            guard let raw else { return nil }
+            Unmanaged<EventLoop>.fromOpaque(raw).takeRetainedValue().watch()
+            return nil
+        }, box.toOpaque())
+        if status != 0 {
+            box.release()
+            throw DBusError.system("pthread_create", errno: status)
+        }
+        return handle
+    }
+
+    /// The watchdog: while work runs, looks every `watchdogPeriod` whether
+    /// the piece running now has run for `handOverAfter`, and if so gives the
+    /// loop to a new thread. Sleeps without a deadline once no work started
+    /// for `watchdogIdleAfter`, until the next work wakes it.
+    private func watch() {
+        var parked = false
+        while true {
+            if parked {
+                watchdogWake.wait()
+            } else {
+                _ = watchdogWake.wait(timeout: .now() + .nanoseconds(Int(Self.watchdogPeriod)))
+            }
+            let outcome = crew.withLock { crew -> (halted: Bool, parked: Bool, previous: pthread_t?) in
+                if crew.halted { return (true, false, nil) }
+                let now = Self.now()
+                var previous: pthread_t?
+                if crew.workStarted != 0, now >= crew.workStarted + Self.handOverAfter {
+                    previous = handOver(&crew)
+                }
+                let idle = crew.workStarted == 0 && now >= crew.lastWorkStarted + Self.watchdogIdleAfter
+                crew.watchdogParked = idle
+                return (false, idle, previous)
+            }
+            if outcome.halted { return }
+            parked = outcome.parked
+            if let previous = outcome.previous {
+                pthread_detach(previous)
+            }
+        }
+    }
+
+    /// Starts a new loop thread while the current one is stuck in work.
+    /// Returns the old thread, to detach; nil if no thread could be started
+    /// (the watchdog tries again next time). Called under `crew`.
+    private func handOver(_ crew: inout Crew) -> pthread_t? {
+        // Until the new thread stores itself, no thread is the loop thread,
+        // so a reply sent from the old one wakes the loop as it should.
+        let stuck = loopThread.exchange(0, ordering: .acquiringAndReleasing)
+        guard let thread = try? spawnLoopThread(generation: crew.generation + 1) else {
+            loopThread.store(stuck, ordering: .releasing)
+            return nil
+        }
+        crew.generation += 1
+        crew.workStarted = 0
+        let previous = crew.thread
+        crew.thread = thread
+        return previous
     }
 
     // MARK: Watches

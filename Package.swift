@@ -108,7 +108,7 @@ var package = Package(
         // Load, faults, bad input and crash consistency against a real broker on private buses.
         .testTarget(
             name: "QuickActionsReliabilityTests",
-            dependencies: ["QuickActionsTestSupport", "DBus", "QuickActionsModel"],
+            dependencies: ["QuickActionsTestSupport", "DBus", "QuickActionsModel", "Locking"],
             exclude: ["Scripts", "README.md"],
             swiftSettings: strict
         ),

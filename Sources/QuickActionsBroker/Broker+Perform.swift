@@ -50,11 +50,13 @@ extension Broker {
                 }
                 journal.set(appID, running: false)
                 let plugin = try loaded.get()
+                // Launch is queued on the plugin before any Perform can see
+                // the plugin loaded, so it is the plugin's first call.
+                deliver(request, to: plugin, launching: true, id: id)
                 slot.set(plugin)
                 log(.info, "loaded \(appID) from \(app.bundle.executableURL.path)")
                 try? connection.emitPropertiesChanged(path: app.objectPath, interface: Self.applicationInterfaceName,
                                                       names: ["Loaded"])
-                deliver(request, to: plugin, launching: true, id: id)
             } catch {
                 log(.error, "cannot load \(appID): \(error)")
                 pending.take(id)?.reply.fail(DBusError(.pluginFailed, "\(appID) could not be loaded: \(error)"))
@@ -72,9 +74,13 @@ extension Broker {
             }
             entry.reply.send([.boolean(outcome.success), .dictionary(key: .string, value: .variant, result)])
         }
+        // A resumed plugin's perform runs on the bus thread right after this
+        // message when its queue is idle: no thread hand-off per call. The
+        // binding moves the loop to a new thread should the plugin block.
         let ticket = launching
             ? plugin.launch(request, completion: completion)
-            : plugin.perform(request, completion: completion)
+            : plugin.perform(request, inline: { [connection] work in connection.runAfterCurrentMessage(work) },
+                             completion: completion)
         if !pending.attach(ticket, to: id) {
             ticket.abandon()
         }

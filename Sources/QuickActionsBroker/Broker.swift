@@ -10,7 +10,10 @@ import Synchronization
 ///
 /// Threads: D-Bus handlers run on the connection's loop thread and only read
 /// snapshots (listing never waits for a plugin); loading a plugin runs on that
-/// app's own queue; plugins complete and set items from their own threads.
+/// app's own queue; a loaded plugin's perform runs on the loop thread right
+/// after its message while the plugin's queue is idle, else on that queue
+/// (the binding moves the loop to a new thread if a plugin blocks it);
+/// plugins complete and set items from their own threads.
 public final class Broker: Sendable {
     public static let busName: BusName = "org.quickactions.Broker1"
     public static let rootPath: ObjectPath = "/org/quickactions/Broker1"

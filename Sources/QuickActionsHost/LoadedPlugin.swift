@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import QuickActionsABI
 import QuickActionsModel
+import Synchronization
 
 /// A plugin library loaded and initialised, with its own serial queue on
 /// which every call into it runs (init, launch, perform, will-resign).
@@ -25,6 +26,10 @@ public final class LoadedPlugin: Sendable {
     private let state: PluginState
     private let context: PluginHostContext
     private let queue: DispatchQueue
+    /// Calls queued on the plugin's queue and not yet finished, an inline one included.
+    private let busy = Atomic<Int>(0)
+    /// Cleared for good once a perform run inline overran ``inlineBudget``.
+    private let inlineAllowed = Atomic<Bool>(true)
     /// Kept so the library (and its descriptor) is owned by someone; never unloaded.
     private let dynamicLibrary: DynamicLibrary
 
@@ -134,17 +139,45 @@ public final class LoadedPlugin: Sendable {
 
     /// Delivers a request to an already running plugin ("resume"): its
     /// perform callback alone. Completion as for ``launch(_:completion:)``.
+    ///
+    /// With `inline`, the perform callback may run on the thread `inline`
+    /// chooses (the broker's bus thread, between messages) instead of the
+    /// plugin's queue, saving a thread hand-off per call: when `inline`
+    /// takes the work, the plugin's queue is idle when the work runs, and
+    /// the plugin never overran ``inlineBudget`` before. The call still
+    /// runs on the plugin's queue (`sync`, on the calling thread), so the
+    /// ABI's one-call-at-a-time rule holds. Otherwise it is queued.
     @discardableResult
     public func perform(
-        _ request: PerformRequest, completion: @escaping @Sendable (PerformOutcome) -> Void
+        _ request: PerformRequest, inline: InlineRunner? = nil,
+        completion: @escaping @Sendable (PerformOutcome) -> Void
     ) -> PerformTicket {
-        dispatch(request, launching: false, completion: completion)
+        let id = context.completions.register(completion)
+        let call = callbacks(for: request, launching: false, completionID: id)
+        if let inline, inlineAllowed.load(ordering: .relaxed), inline({ [self] in runInline(call) }) {
+            return PerformTicket(table: context.completions, completionID: id)
+        }
+        enqueue(call)
+        return PerformTicket(table: context.completions, completionID: id)
+    }
+
+    /// Runs work somewhere other than the plugin's queue and returns true,
+    /// or returns false without running it. See ``perform(_:inline:completion:)``.
+    public typealias InlineRunner = @Sendable (_ work: @escaping @Sendable () -> Void) -> Bool
+
+    /// How long a perform run inline may take. A plugin that takes longer
+    /// once has every later call queued: it has shown it may block.
+    public static let inlineBudget: Duration = .milliseconds(10)
+
+    /// Whether this plugin's performs may still run inline.
+    public var runsInline: Bool {
+        inlineAllowed.load(ordering: .relaxed)
     }
 
     /// Calls the plugin's will-resign callback, then `completion` once it
     /// returned (with any dynamic items it set already delivered).
     public func willResign(completion: @escaping @Sendable () -> Void) {
-        queue.async { [descriptor, state, context] in
+        enqueue { [descriptor, state, context] in
             if let willResign = descriptor.willResign {
                 context.callbacks.runningPluginCode(true)
                 willResign(state.pointer)
@@ -163,7 +196,44 @@ public final class LoadedPlugin: Sendable {
         _ request: PerformRequest, launching: Bool, completion: @escaping @Sendable (PerformOutcome) -> Void
     ) -> PerformTicket {
         let id = context.completions.register(completion)
-        queue.async { [descriptor, state, context] in
+        enqueue(callbacks(for: request, launching: launching, completionID: id))
+        return PerformTicket(table: context.completions, completionID: id)
+    }
+
+    /// Queues `work` on the plugin's queue, counting it as queued until it ran.
+    private func enqueue(_ work: @escaping @Sendable () -> Void) {
+        busy.add(1, ordering: .acquiringAndReleasing)
+        queue.async { [self] in
+            work()
+            busy.subtract(1, ordering: .acquiringAndReleasing)
+        }
+    }
+
+    /// Runs `call` on this thread if the plugin's queue is idle, else queues it.
+    private func runInline(_ call: @escaping @Sendable () -> Void) {
+        guard inlineAllowed.load(ordering: .relaxed),
+              busy.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged else {
+            enqueue(call)
+            return
+        }
+        let clock = ContinuousClock()
+        let started = clock.now
+        queue.sync(execute: call)
+        let took = clock.now - started
+        busy.subtract(1, ordering: .acquiringAndReleasing)
+        if took > Self.inlineBudget {
+            inlineAllowed.store(false, ordering: .relaxed)
+            context.log(.warning, "perform ran for \(took) on the broker's bus thread (the budget is "
+                + "\(Self.inlineBudget)); from now on every call into \(appID) is queued on its own thread")
+        }
+    }
+
+    /// The calls into the plugin for one request: launch (when `launching`),
+    /// then perform unless launch handled the item.
+    private func callbacks(
+        for request: PerformRequest, launching: Bool, completionID id: UInt64
+    ) -> @Sendable () -> Void {
+        { [descriptor, state, context] in
             // The request's C memory lives exactly as long as the calls it is passed to.
             let arena = CArena()
             withExtendedLifetime(arena) {
@@ -187,7 +257,6 @@ public final class LoadedPlugin: Sendable {
                 running(false)
             }
         }
-        return PerformTicket(table: context.completions, completionID: id)
     }
 }
 
@@ -207,6 +276,6 @@ struct LoaderHooks {
 extension LoadedPlugin {
     /// Runs `body` on the plugin's queue after every call queued so far (for tests).
     func afterQueuedCalls(_ body: @escaping @Sendable () -> Void) {
-        queue.async(execute: body)
+        enqueue(body)
     }
 }

@@ -11,6 +11,11 @@
  *   release   completes every held completion (late: the broker has
  *             usually stopped waiting for them), then itself with
  *             "released <n>"
+ *   block     breaks the ABI's return-promptly rule on purpose: creates
+ *             "<token>.blocking", then blocks inside perform until the
+ *             file named by the activation token exists (polling every
+ *             5 ms, for at most 30 s), then completes with success and
+ *             "unblocked" (failure and "still blocked" after 30 s)
  *   other     completes with failure and "fast has no action <type>"
  *
  * will_resign logs "fast: will-resign" (so a test can count the calls).
@@ -22,6 +27,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 typedef struct state {
     const qa_host *host;
@@ -74,6 +81,27 @@ static void release(state *s, qa_completion own) {
     complete(s, own, true, message);
 }
 
+static void block(state *s, const char *path, qa_completion completion) {
+    char marker[4096];
+    if (path == NULL || snprintf(marker, sizeof marker, "%s.blocking", path) >= (int)sizeof marker) {
+        complete(s, completion, false, "fast: block needs a file path as its activation token");
+        return;
+    }
+    FILE *file = fopen(marker, "w");
+    if (file != NULL) {
+        fclose(file);
+    }
+    const struct timespec pause = {0, 5 * 1000 * 1000};
+    for (int waited = 0; waited < 6000; waited++) {
+        if (access(path, F_OK) == 0) {
+            complete(s, completion, true, "unblocked");
+            return;
+        }
+        nanosleep(&pause, NULL);
+    }
+    complete(s, completion, false, "still blocked");
+}
+
 static void fast_perform(void *opaque, const qa_request *request, qa_completion completion) {
     state *s = opaque;
     const char *type = request->item->type;
@@ -88,6 +116,8 @@ static void fast_perform(void *opaque, const qa_request *request, qa_completion 
         hold(s, completion);
     } else if (strcmp(type, "release") == 0) {
         release(s, completion);
+    } else if (strcmp(type, "block") == 0) {
+        block(s, request->activation_token, completion);
     } else {
         snprintf(message, sizeof message, "fast has no action %s", type);
         complete(s, completion, false, message);

@@ -4,11 +4,12 @@ import QuickActionsTestSupport
 /// purpose-built test plugin (Tests/Plugins).
 enum Apps {
     /// An app of the Fast plugin (Tests/Plugins/Fast): `fast` completes at
-    /// once, `never` never, `hold` and `release` complete late on demand.
+    /// once, `never` never, `hold` and `release` complete late on demand,
+    /// `block` blocks inside perform until a file exists.
     static func fast(_ appID: String) -> TestBundle {
         TestBundle(
             appID: appID, library: "QATestFast", name: "Fast \(appID)",
-            items: ["fast", "never", "hold", "release"].map { TestBundle.item($0, $0) })
+            items: ["fast", "never", "hold", "release", "block"].map { TestBundle.item($0, $0) })
     }
 
     /// An app of the Churn plugin (Tests/Plugins/Churn), with one static

@@ -1,0 +1,66 @@
+import DBus
+import Foundation
+import Locking
+import QuickActionsTestSupport
+import Testing
+
+/// A resumed plugin's perform runs on the broker's bus thread when its queue
+/// is idle (no thread hand-off per call). A plugin that breaks the ABI's
+/// return-promptly rule and blocks there must still hold up only itself:
+/// the bus work moves to another thread, the plugin's own later calls wait
+/// their turn, and from then on its calls are queued on its own thread.
+@Suite struct BlockingPluginTests {
+    static let blocker = "org.example.blocker"
+    static let bystander = "org.example.bystander"
+
+    @Test func aPluginBlockingInPerformHoldsUpOnlyItself() async throws {
+        let harness = try await BrokerHarness(bundles: [Apps.fast(Self.blocker), Apps.fast(Self.bystander)])
+        defer { harness.stop() }
+        let client = try BrokerClient(harness)
+        // Load both plugins, then resume each once: from here on their
+        // performs may run on the bus thread.
+        for app in [Self.blocker, Self.bystander] {
+            for _ in 0..<2 {
+                #expect(try await client.perform(app, "fast").success)
+            }
+        }
+
+        let release = harness.directory.appendingPathComponent("release-blocker")
+        let marker = URL(fileURLWithPath: release.path + ".blocking")
+        let token = BrokerClient.options([("activation-token", .string(release.path))])
+        async let blocked = client.perform(Self.blocker, "block", token)
+        #expect(await eventually { FileManager.default.fileExists(atPath: marker.path) },
+                "the plugin reached its blocking perform")
+
+        // The plugin's own next call is queued behind the blocked one.
+        let queued = Locked<Bool>(false)
+        let queuedCall = Task {
+            let answer = try await client.perform(Self.blocker, "fast")
+            queued.withLock { $0 = true }
+            return answer
+        }
+        // Everything else is served while the plugin blocks.
+        for round in 0..<3 {
+            let other = try await client.perform(Self.bystander, "fast")
+            #expect(other.success, "round \(round)")
+            #expect(other.result["message"] == .string("fast fast -"), "round \(round)")
+            #expect(try await client.applicationIDs().contains(Self.blocker), "round \(round)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: release.path))
+        #expect(!queued.withLock { $0 }, "the blocked plugin's next call ran beside its blocked perform")
+
+        #expect(FileManager.default.createFile(atPath: release.path, contents: Data()))
+        let unblocked = try await blocked
+        #expect(unblocked.success)
+        #expect(unblocked.result["message"] == .string("unblocked"))
+        #expect(try await queuedCall.value.success)
+        #expect(harness.log.contains("from now on every call into \(Self.blocker) is queued"),
+                "the broker says the plugin lost its bus-thread calls: \(harness.log)")
+
+        // Both apps keep working; the bystander still runs on the bus thread.
+        #expect(try await client.perform(Self.blocker, "fast").success)
+        #expect(try await client.perform(Self.bystander, "fast").success)
+        #expect(!harness.log.contains("from now on every call into \(Self.bystander) is queued"))
+        #expect(try await client.waitForPending(0) == 0)
+    }
+}

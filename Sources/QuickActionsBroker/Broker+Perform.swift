@@ -65,14 +65,13 @@ extension Broker {
     }
 
     private func deliver(_ request: PerformRequest, to plugin: LoadedPlugin, launching: Bool, id: UInt64) {
-        let activation = Value.variant(.string(launching ? "launch" : "resume"))
         let completion: @Sendable (PerformOutcome) -> Void = { [weak self] outcome in
             guard let entry = self?.pending.take(id) else { return }
-            var result = [DictionaryEntry(.string("activation"), activation)]
-            if let message = outcome.message {
-                result.insert(DictionaryEntry(.string("message"), .variant(.string(message))), at: 0)
+            if outcome.message == nil, let prepared = PerformReply.prepared(success: outcome.success, launching: launching) {
+                entry.reply.send(prepared)
+            } else {
+                entry.reply.send(PerformReply.values(success: outcome.success, message: outcome.message, launching: launching))
             }
-            entry.reply.send([.boolean(outcome.success), .dictionary(key: .string, value: .variant, result)])
         }
         // A resumed plugin's perform runs on the bus thread right after this
         // message when its queue is idle: no thread hand-off per call. The
@@ -118,8 +117,8 @@ extension Broker {
                 }
                 self?.log(level, record.description)
             },
-            runningPluginCode: { [journal] running in
-                journal.set(appID, running: running)
+            runningPluginCode: { [flag = journal.flag(for: appID)] running in
+                flag?.set(running)
             })
     }
 

@@ -50,6 +50,23 @@ final class CrashJournal: @unchecked Sendable {
         base.storeBytes(of: running ? 1 : 0, toByteOffset: slot * Self.slotSize + Self.idBytes, as: UInt8.self)
     }
 
+    /// `appID`'s flag, to set without looking the app up on every call.
+    func flag(for appID: String) -> Flag? {
+        slot(for: appID).map { Flag(byte: base.advanced(by: $0 * Self.slotSize + Self.idBytes)) }
+    }
+
+    /// One app's flag byte in the journal.
+    struct Flag: @unchecked Sendable {
+        // @unchecked Sendable: the byte is written only on its plugin's
+        // serial queue, and the mapping lives as long as the process.
+        let byte: UnsafeMutableRawPointer
+
+        /// Marks the app as running plugin code (true) or not (false).
+        func set(_ running: Bool) {
+            byte.storeBytes(of: running ? 1 : 0, as: UInt8.self)
+        }
+    }
+
     private func slot(for appID: String) -> Int? {
         lock.lock()
         defer { lock.unlock() }

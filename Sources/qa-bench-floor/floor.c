@@ -3,22 +3,140 @@
  * can write, directly on libdbus in C, single-threaded, with the idiom the
  * libdbus documentation gives (dbus_connection_read_write_dispatch).
  *
- *   qa-bench-floor ADDRESS NAME
+ *   qa-bench-floor ADDRESS NAME [LISTING]
  *
  * Connects to the bus at ADDRESS, owns NAME, and answers every
  *   org.quickactions.Broker1.Perform(s app_id, s type, a{sv} options)
  * on any object path at once with (true, {"activation": <"resume">}): the
  * same reply shape the broker gives for a warm plugin, so both answers cost
- * the bus the same. Any other method call gets UnknownMethod; a Perform with
- * another signature gets InvalidArgs. Runs until the bus goes away or a
- * signal ends it. Exit codes: 0 when the bus closed, 1 on a setup error,
- * 2 on a usage error.
+ * the bus the same.
+ *
+ * With LISTING, a file holding a method return as dbus_message_marshal
+ * writes it (the benchmark saves the broker's own GetAllItems reply), it
+ * also answers
+ *   org.quickactions.Broker1.GetAllItems(a{sv} options)
+ * with a copy of that reply's body: the same bytes the broker sends, sent the
+ * cheapest way (a copied message, readdressed), so the time a client waits
+ * for them is what the bus and the client cost.
+ *
+ * Any other method call gets UnknownMethod; a call with another signature
+ * gets InvalidArgs. Runs until the bus goes away or a signal ends it. Exit
+ * codes: 0 when the bus closed, 1 on a setup error, 2 on a usage error.
  */
 #include <dbus/dbus.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const interface_name = "org.quickactions.Broker1";
+
+/* The GetAllItems reply to copy (a method return of our own, unsent, so
+ * each copy gets its own serial), or NULL without LISTING. */
+static DBusMessage *listing;
+
+/* Appends every value `from` has left to `to`, containers recursively. */
+static int copy_values(DBusMessageIter *from, DBusMessageIter *to) {
+    int type;
+    while ((type = dbus_message_iter_get_arg_type(from)) != DBUS_TYPE_INVALID) {
+        if (dbus_type_is_basic(type)) {
+            DBusBasicValue value;
+            dbus_message_iter_get_basic(from, &value);
+            if (!dbus_message_iter_append_basic(to, type, &value)) return 0;
+        } else {
+            DBusMessageIter inner_from, inner_to;
+            dbus_message_iter_recurse(from, &inner_from);
+            char *signature = NULL;
+            if (type == DBUS_TYPE_ARRAY || type == DBUS_TYPE_VARIANT) {
+                signature = dbus_message_iter_get_signature(&inner_from);
+                if (signature == NULL) return 0;
+            }
+            int opened = dbus_message_iter_open_container(to, type, signature, &inner_to);
+            dbus_free(signature);
+            if (!opened) return 0;
+            if (!copy_values(&inner_from, &inner_to)) {
+                dbus_message_iter_abandon_container(to, &inner_to);
+                return 0;
+            }
+            if (!dbus_message_iter_close_container(to, &inner_to)) return 0;
+        }
+        dbus_message_iter_next(from);
+    }
+    return 1;
+}
+
+/* Reads a marshalled method return from `path`; NULL (and a message on
+ * stderr) when the file cannot be read or holds no valid method return. */
+static DBusMessage *read_listing(const char *path) {
+    FILE *file = fopen(path, "rb");
+    if (file == NULL) {
+        perror(path);
+        return NULL;
+    }
+    size_t capacity = 1 << 16, length = 0;
+    char *bytes = malloc(capacity);
+    while (bytes != NULL) {
+        length += fread(bytes + length, 1, capacity - length, file);
+        if (length < capacity) break;
+        char *grown = capacity <= DBUS_MAXIMUM_MESSAGE_LENGTH ? realloc(bytes, capacity * 2) : NULL;
+        if (grown == NULL) {
+            free(bytes);
+            bytes = NULL;
+            break;
+        }
+        bytes = grown;
+        capacity *= 2;
+    }
+    int failed = ferror(file);
+    fclose(file);
+    if (bytes == NULL || failed) {
+        fprintf(stderr, "qa-bench-floor: cannot read %s (or it is too large)\n", path);
+        free(bytes);
+        return NULL;
+    }
+    DBusError error;
+    dbus_error_init(&error);
+    DBusMessage *message = dbus_message_demarshal(bytes, (int)length, &error);
+    free(bytes);
+    if (message == NULL) {
+        fprintf(stderr, "qa-bench-floor: %s holds no D-Bus message: %s\n", path, error.message);
+        dbus_error_free(&error);
+        return NULL;
+    }
+    if (dbus_message_get_type(message) != DBUS_MESSAGE_TYPE_METHOD_RETURN) {
+        fprintf(stderr, "qa-bench-floor: %s holds a message that is not a method return\n", path);
+        dbus_message_unref(message);
+        return NULL;
+    }
+    /* The saved reply carries the broker's serial and addresses; keep only
+     * its body, in a method return of our own. */
+    DBusMessage *own = dbus_message_new(DBUS_MESSAGE_TYPE_METHOD_RETURN);
+    int copied = 0;
+    if (own != NULL) {
+        DBusMessageIter from, to;
+        dbus_message_iter_init_append(own, &to);
+        copied = !dbus_message_iter_init(message, &from) || copy_values(&from, &to);
+    }
+    dbus_message_unref(message);
+    if (!copied) {
+        fprintf(stderr, "qa-bench-floor: out of memory copying the reply in %s\n", path);
+        if (own != NULL) dbus_message_unref(own);
+        return NULL;
+    }
+    return own;
+}
+
+/* A copy of the listing addressed as the reply to `call`. */
+static DBusMessage *listing_reply(DBusMessage *call) {
+    DBusMessage *reply = dbus_message_copy(listing);
+    if (reply == NULL) return NULL;
+    const char *sender = dbus_message_get_sender(call);
+    if (!dbus_message_set_reply_serial(reply, dbus_message_get_serial(call))
+        || (sender != NULL && !dbus_message_set_destination(reply, sender))) {
+        dbus_message_unref(reply);
+        return NULL;
+    }
+    return reply;
+}
 
 static int append_result(DBusMessage *reply) {
     DBusMessageIter args, dict, entry, variant;
@@ -63,8 +181,14 @@ static DBusHandlerResult handle(DBusConnection *connection, DBusMessage *message
     }
     DBusMessage *reply;
     const char *app_id = NULL, *type = NULL;
-    if (!dbus_message_is_method_call(message, interface_name, "Perform")) {
-        reply = dbus_message_new_error(message, DBUS_ERROR_UNKNOWN_METHOD, "the floor answers Perform only");
+    if (listing != NULL && dbus_message_is_method_call(message, interface_name, "GetAllItems")) {
+        reply = dbus_message_has_signature(message, "a{sv}")
+            ? listing_reply(message)
+            : dbus_message_new_error(message, DBUS_ERROR_INVALID_ARGS, "GetAllItems takes (a{sv})");
+    } else if (!dbus_message_is_method_call(message, interface_name, "Perform")) {
+        reply = dbus_message_new_error(message, DBUS_ERROR_UNKNOWN_METHOD,
+                                       listing ? "the floor answers Perform and GetAllItems only"
+                                               : "the floor answers Perform only");
     } else if (!read_arguments(message, &app_id, &type)) {
         reply = dbus_message_new_error(message, DBUS_ERROR_INVALID_ARGS, "Perform takes (s, s, a{sv})");
     } else {
@@ -81,9 +205,12 @@ static DBusHandlerResult handle(DBusConnection *connection, DBusMessage *message
 }
 
 int main(int argc, char **argv) {
-    if (argc != 3) {
-        fprintf(stderr, "usage: qa-bench-floor ADDRESS NAME\n");
+    if (argc != 3 && argc != 4) {
+        fprintf(stderr, "usage: qa-bench-floor ADDRESS NAME [LISTING]\n");
         return 2;
+    }
+    if (argc == 4 && (listing = read_listing(argv[3])) == NULL) {
+        return 1;
     }
     DBusError error;
     dbus_error_init(&error);

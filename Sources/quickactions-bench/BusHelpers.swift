@@ -1,4 +1,6 @@
+import Locking
 import DBus
+import Dispatch
 import Foundation
 import Glibc
 
@@ -17,6 +19,31 @@ extension Connection {
             destination: .bus, path: .bus, interface: .bus, member: "GetConnectionUnixProcessID", [.string(name)],
             timeout: .seconds(5))
         return reply?.first?.uint64.flatMap { pid_t(exactly: $0) }
+    }
+
+    /// Calls a method and returns the reply message, blocking; errors become `BenchError.calls`.
+    func blockingReply(
+        _ template: CallTemplate, label: String, timeout: Duration = .seconds(30)
+    ) throws(BenchError) -> Message {
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Locked<Result<Message, DBusError>?>(nil)
+        do {
+            call(try template.message(), timeout: timeout) { result in
+                outcome.withLock { $0 = result }
+                done.signal()
+            }
+        } catch {
+            throw .calls(subject: label, reason: "\(template.member.rawValue): \(error)")
+        }
+        done.wait()
+        switch outcome.withLock({ $0 }) {
+        case .success(let reply)?:
+            return reply
+        case .failure(let error)?:
+            throw .calls(subject: label, reason: "\(template.member.rawValue): \(error)")
+        case nil:
+            throw .calls(subject: label, reason: "\(template.member.rawValue) finished without a result")
+        }
     }
 
     /// Calls a method and returns the reply's values, blocking; errors become `BenchError.calls`.

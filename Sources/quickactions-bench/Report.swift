@@ -37,13 +37,16 @@ enum Report {
         }
         lines.append("")
         if let broker = results.broker, !broker.getAllItems.isEmpty {
-            lines.append("| GetAllItems | p50 | p99 | Reply body | CPU ms per call: broker / bus / client |")
-            lines.append("|---|---:|---:|---:|---|")
+            lines.append("| GetAllItems | Responder | p50 | p99 | Reply body | CPU ms per call: responder / bus / client |")
+            lines.append("|---|---|---:|---:|---:|---|")
             for sample in broker.getAllItems {
-                let cpu = ["broker", "bus", "client"].map { sample.cpuMillisecondsPerCall[$0].map { number($0, 2) } ?? "?" }
                 let bytes = "\(number(Double(sample.replyBytes) / 1024, 0)) KiB"
-                lines.append("| \(sample.apps) apps × 8 items | \(millis(sample.latency.p50)) | \(millis(sample.latency.p99)) "
-                    + "| \(bytes) | \(cpu.joined(separator: " / ")) |")
+                for (who, latency, cpu) in [("floor (same bytes)", sample.floorLatency, sample.floorCPUMillisecondsPerCall),
+                                            ("broker", sample.latency, sample.cpuMillisecondsPerCall)] {
+                    let each = ["responder", "bus", "client"].map { cpu[$0].map { number($0, 2) } ?? "?" }
+                    lines.append("| \(sample.apps) apps × 8 items | \(who) | \(millis(latency.p50)) | \(millis(latency.p99)) "
+                        + "| \(bytes) | \(each.joined(separator: " / ")) |")
+                }
             }
             lines.append("")
         }
@@ -83,6 +86,10 @@ enum Report {
             rows.append(Row(name: "GetAllItems over \(largest.apps) apps × 8 items, p50 (p99)",
                             result: "\(millis(largest.latency.p50)) (\(millis(largest.latency.p99)))",
                             target: "< 5 ms", met: largest.apps >= 1000 ? largest.latency.p50 < 5000 : nil))
+            rows.append(Row(name: "The same reply from the C floor, p50 (p99); broker against floor",
+                            result: "\(millis(largest.floorLatency.p50)) (\(millis(largest.floorLatency.p99))); "
+                                + "×\(number(largest.latency.p50 / max(largest.floorLatency.p50, 1e-9), 2))",
+                            target: "—", met: nil))
         }
         if let first = broker.getAllItems.first, let last = broker.getAllItems.last, last.apps > first.apps {
             let growth = last.latency.p50 / max(first.latency.p50, 1e-9)

@@ -91,10 +91,14 @@ struct GetAllItemsSample: Codable, Sendable {
     var apps: Int
     var items: Int
     var latency: LatencySummary
+    /// The C floor answering with the same reply bytes (copied, readdressed).
+    var floorLatency: LatencySummary
     /// The reply's body, marshalled, in bytes.
     var replyBytes: Int
-    /// CPU milliseconds per call of the broker, the bus and the client.
+    /// CPU milliseconds per call of the broker ("responder"), the bus and the client.
     var cpuMillisecondsPerCall: [String: Double]
+    /// The same for the floor's run.
+    var floorCPUMillisecondsPerCall: [String: Double]
 }
 
 struct StartupSample: Codable, Sendable {

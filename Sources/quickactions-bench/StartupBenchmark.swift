@@ -71,28 +71,58 @@ struct StartupBenchmark {
         return (samples, getAll)
     }
 
-    /// GetAllItems on the running broker, which has `apps` listing bundles.
+    /// GetAllItems on the running broker, which has `apps` listing bundles,
+    /// and on the C floor answering with the very bytes of the broker's reply.
     private func measureGetAllItems(apps: Int, broker: pid_t?) throws(BenchError) -> GetAllItemsSample {
         let template = CallTemplate.getAllItems(destination: BrokerBenchmark.busName)
         // One checked call: every app and every item must be there.
-        let reply = try benchmark.connection.blockingCall(template, label: "broker GetAllItems")
+        let message = try benchmark.connection.blockingReply(template, label: "broker GetAllItems")
+        let reply: [Value]
+        do {
+            reply = try message.arguments()
+        } catch {
+            throw .calls(subject: "broker GetAllItems", reason: "cannot read the reply: \(error)")
+        }
         let entries = reply.first?.array ?? []
         let items = entries.reduce(0) { $0 + ($1.structure?.last?.array?.count ?? 0) }
         guard entries.count == apps, items == apps * BundleGenerator.itemsPerApp else {
             throw .calls(subject: "broker GetAllItems", reason: "expected \(apps) apps with "
                 + "\(apps * BundleGenerator.itemsPerApp) items, got \(entries.count) apps with \(items) items")
         }
+        let floor = try startListingFloor(reply: message, apps: apps)
+        defer { floor.stop() }
         var pids = ["client": getpid()]
-        if let broker { pids["broker"] = broker }
         if let bus = benchmark.busPID { pids["bus"] = bus }
         let calls = benchmark.options.getAllItemsCalls
+        let floorRun = try LoadGenerator.run(
+            .getAllItems(destination: floor.busName), on: benchmark.connection, calls: calls, depth: 1,
+            label: "floor GetAllItems", watching: pids.merging(["responder": floor.pid]) { $1 })
+        floor.stop()
         let run = try LoadGenerator.run(template, on: benchmark.connection, calls: calls, depth: 1,
-                                        label: "broker GetAllItems", watching: pids)
+                                        label: "broker GetAllItems",
+                                        watching: broker.map { pids.merging(["responder": $0]) { $1 } } ?? pids)
         let sample = GetAllItemsSample(
             apps: apps, items: items, latency: LatencySummary(run.latencies),
+            floorLatency: LatencySummary(floorRun.latencies),
             replyBytes: MarshalledSize.of(reply),
-            cpuMillisecondsPerCall: run.cpu.mapValues { $0 * 1000 / Double(calls) })
-        benchmark.progress(String(format: "broker: GetAllItems over %d apps: p50 %.2f ms", apps, sample.latency.p50 / 1000))
+            cpuMillisecondsPerCall: run.cpu.mapValues { $0 * 1000 / Double(calls) },
+            floorCPUMillisecondsPerCall: floorRun.cpu.mapValues { $0 * 1000 / Double(calls) })
+        benchmark.progress(String(format: "broker: GetAllItems over %d apps: p50 %.2f ms (the floor, same bytes: %.2f ms)",
+                                  apps, sample.latency.p50 / 1000, sample.floorLatency.p50 / 1000))
         return sample
+    }
+
+    /// The C floor, answering GetAllItems with the bytes of `reply`.
+    private func startListingFloor(reply: Message, apps: Int) throws(BenchError) -> Subject {
+        let file = benchmark.work.appendingPathComponent("listing-\(apps).dbus")
+        do {
+            try Data(reply.marshalled()).write(to: file)
+        } catch {
+            throw .file(path: file.path, reason: "cannot save the broker's GetAllItems reply: \(error)")
+        }
+        let name: BusName = "org.quickactions.Bench.FloorListing"
+        return try Subject(name: "floor-listing-\(apps)", busName: name,
+                           command: [Products.floor.path, benchmark.bus.address, name.rawValue, file.path],
+                           directory: benchmark.work, connection: benchmark.connection)
     }
 }

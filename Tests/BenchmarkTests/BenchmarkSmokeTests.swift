@@ -88,6 +88,9 @@ struct BenchmarkSmokeTests {
         for sample in getAll {
             let apps = try #require(sample["apps"] as? Int)
             #expect(sample["items"] as? Int == apps * 8, "\(sample)")
+            // The C floor answered every call with the broker's reply bytes.
+            let floor = try #require(sample["floorLatency"] as? [String: Any])
+            #expect(floor["samples"] as? Int == (sample["latency"] as? [String: Any])?["samples"] as? Int, "\(sample)")
         }
         let startup = try #require(broker["startup"] as? [[String: Any]])
         #expect(startup.compactMap { $0["bundles"] as? Int } == [0, 20])

@@ -92,6 +92,20 @@ public final class Message: @unchecked Sendable {
         return Message(owning: reply)
     }
 
+    /// The whole message in the wire format (`dbus_message_marshal`), as
+    /// `dbus_message_demarshal` reads it back: header, serial included, and body.
+    public func marshalled() throws(DBusError) -> [UInt8] {
+        var buffer: UnsafeMutablePointer<CChar>?
+        var length: Int32 = 0
+        guard dbus_message_marshal(raw, &buffer, &length) != 0, let buffer else {
+            throw DBusError.noMemory("marshalling a message")
+        }
+        defer { dbus_free(buffer) }
+        return buffer.withMemoryRebound(to: UInt8.self, capacity: Int(length)) {
+            Array(UnsafeBufferPointer(start: $0, count: Int(length)))
+        }
+    }
+
     // MARK: Header
 
     public var kind: Kind {

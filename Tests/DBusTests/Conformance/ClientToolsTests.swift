@@ -115,6 +115,38 @@ import Testing
         #expect(service.lastEchoAll.withLock { $0 } == TestService.everyValue)
     }
 
+    @Test func glibReadsAMarshalledMessage() async throws {
+        let message = try Message.methodCall(destination: TestService.name, path: TestService.path,
+                                             interface: TestService.interface, member: "Echo")
+        try message.append([.string("grüße"), .dictionary(key: .string, value: .variant, [
+            DictionaryEntry(.string("n"), .variant(.int64(-7))),
+            DictionaryEntry(.string("list"), .variant(.array(.uint32, [.uint32(1), .uint32(2)]))),
+        ])])
+        let bytes = try message.marshalled()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("qa-marshal-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("message.dbus")
+        try Data(bytes).write(to: file)
+        // GLib's own parser (GDBusMessage.new_from_blob) reads the bytes back.
+        let script = """
+            import sys, gi
+            gi.require_version("Gio", "2.0")
+            from gi.repository import Gio
+            blob = open(sys.argv[1], "rb").read()
+            message = Gio.DBusMessage.new_from_blob(blob, Gio.DBusCapabilityFlags.NONE)
+            print(message.get_member(), message.get_path(), message.get_destination())
+            print(message.get_body().print_(True))
+            """
+        let result = try await Command.run("/usr/bin/python3", ["-c", script, file.path])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout == """
+            Echo /org/quickactions/Test org.quickactions.Test
+            ('grüße', {'n': <int64 -7>, 'list': <[uint32 1, 2]>})
+
+            """, "\(result)")
+    }
+
     @Test func gdbusIntrospectParsesOurIntrospection() async throws {
         let service = try await TestService()
         try service.server.export([], at: "/org/quickactions/Test/child")

@@ -194,20 +194,21 @@ final class EventLoop: @unchecked Sendable {
 
     /// A new thread running the loop for `generation`; called under `crew`.
     private func spawnLoopThread(generation: UInt64) throws(DBusError) -> pthread_t {
-        final class Start {
-            let loop: EventLoop
-            let generation: UInt64
-            init(loop: EventLoop, generation: UInt64) {
-                self.loop = loop
-                self.generation = generation
-            }
+        try Self.spawnThread { [self] in run(generation: generation) }
+    }
+
+    /// Starts a joinable thread running `body`, which keeps what it captures
+    /// alive until it returns.
+    private static func spawnThread(_ body: @escaping @Sendable () -> Void) throws(DBusError) -> pthread_t {
+        final class Body {
+            let run: @Sendable () -> Void
+            init(_ run: @escaping @Sendable () -> Void) { self.run = run }
         }
-        let box = Unmanaged.passRetained(Start(loop: self, generation: generation))
+        let box = Unmanaged.passRetained(Body(body))
         var handle = pthread_t()
         let status = pthread_create(&handle, nil, { raw in
             guard let raw else { return nil }
-            let start = Unmanaged<Start>.fromOpaque(raw).takeRetainedValue()
-            start.loop.run(generation: start.generation)
+            Unmanaged<Body>.fromOpaque(raw).takeRetainedValue().run()
             return nil
         }, box.toOpaque())
         if status != 0 {
@@ -328,7 +329,7 @@ final class EventLoop: @unchecked Sendable {
                 crew.workStarted = now
                 crew.lastWorkStarted = now
                 let work = crew.work.removeFirst()
-                if crew.watchdog == nil, let thread = try? spawnWatchdog() {
+                if crew.watchdog == nil, let thread = try? Self.spawnThread({ [self] in watch() }) {
                     crew.watchdog = thread
                     return (work, false)
                 }
@@ -348,21 +349,6 @@ final class EventLoop: @unchecked Sendable {
             }
             guard stillOurs else { return false }
         }
-    }
-
-    private func spawnWatchdog() throws(DBusError) -> pthread_t {
-        let box = Unmanaged.passRetained(self)
-        var handle = pthread_t()
-        let status = pthread_create(&handle, nil, { raw in
-            guard let raw else { return nil }
-            Unmanaged<EventLoop>.fromOpaque(raw).takeRetainedValue().watch()
-            return nil
-        }, box.toOpaque())
-        if status != 0 {
-            box.release()
-            throw DBusError.system("pthread_create", errno: status)
-        }
-        return handle
     }
 
     /// The watchdog: while work runs, looks every `watchdogPeriod` whether

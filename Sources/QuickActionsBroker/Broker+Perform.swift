@@ -73,13 +73,9 @@ extension Broker {
                 entry.reply.send(PerformReply.values(success: outcome.success, message: outcome.message, launching: launching))
             }
         }
-        // A resumed plugin's perform runs on the bus thread right after this
-        // message when its queue is idle: no thread hand-off per call. The
-        // binding moves the loop to a new thread should the plugin block.
         let ticket = launching
             ? plugin.launch(request, completion: completion)
-            : plugin.perform(request, inline: { [connection] work in connection.runAfterCurrentMessage(work) },
-                             completion: completion)
+            : plugin.perform(request, inline: runAfterCurrentMessage, completion: completion)
         if !pending.attach(ticket, to: id) {
             ticket.abandon()
         }

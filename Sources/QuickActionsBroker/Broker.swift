@@ -27,6 +27,10 @@ public final class Broker: Sendable {
     let log: Log
     let store: DynamicItemStore
     let connection: Connection
+    /// Where a resumed plugin's perform runs: on the bus thread right after
+    /// its message, when the plugin's queue is idle (no thread hand-off per
+    /// call; the binding moves the loop to a new thread should it block).
+    let runAfterCurrentMessage: LoadedPlugin.InlineRunner
     let catalog = Locked(Catalog())
     let slots = Locked<[String: PluginSlot]>([:])
     let pending = PendingPerforms()
@@ -55,6 +59,7 @@ public final class Broker: Sendable {
         self.journal = journal
         quarantine = Locked(Quarantine.load(from: configuration.stateDirectory))
         connection = try Connection(configuration.bus)
+        runAfterCurrentMessage = { [connection] work in connection.runAfterCurrentMessage(work) }
         let scan = PluginDirectories.scan(configuration.pluginDirectories)
         report(scan.diagnostics)
         var initial = Catalog()

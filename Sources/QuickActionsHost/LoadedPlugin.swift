@@ -134,7 +134,9 @@ public final class LoadedPlugin: Sendable {
     public func launch(
         _ request: PerformRequest, completion: @escaping @Sendable (PerformOutcome) -> Void
     ) -> PerformTicket {
-        dispatch(request, launching: true, completion: completion)
+        let id = context.completions.register(completion)
+        enqueue(callbacks(for: request, launching: true, completionID: id))
+        return PerformTicket(table: context.completions, completionID: id)
     }
 
     /// Delivers a request to an already running plugin ("resume"): its
@@ -154,10 +156,10 @@ public final class LoadedPlugin: Sendable {
     ) -> PerformTicket {
         let id = context.completions.register(completion)
         let call = callbacks(for: request, launching: false, completionID: id)
-        if let inline, inlineAllowed.load(ordering: .relaxed), inline({ [self] in runInline(call) }) {
-            return PerformTicket(table: context.completions, completionID: id)
+        let handedOver = inlineAllowed.load(ordering: .relaxed) && inline?({ [self] in runInline(call) }) == true
+        if !handedOver {
+            enqueue(call)
         }
-        enqueue(call)
         return PerformTicket(table: context.completions, completionID: id)
     }
 
@@ -168,11 +170,6 @@ public final class LoadedPlugin: Sendable {
     /// How long a perform run inline may take. A plugin that takes longer
     /// once has every later call queued: it has shown it may block.
     public static let inlineBudget: Duration = .milliseconds(10)
-
-    /// Whether this plugin's performs may still run inline.
-    public var runsInline: Bool {
-        inlineAllowed.load(ordering: .relaxed)
-    }
 
     /// Calls the plugin's will-resign callback, then `completion` once it
     /// returned (with any dynamic items it set already delivered).
@@ -190,14 +187,6 @@ public final class LoadedPlugin: Sendable {
     /// Completions handed to the plugin that were neither called nor abandoned.
     public var pendingCompletions: Int {
         context.completions.pendingCount
-    }
-
-    private func dispatch(
-        _ request: PerformRequest, launching: Bool, completion: @escaping @Sendable (PerformOutcome) -> Void
-    ) -> PerformTicket {
-        let id = context.completions.register(completion)
-        enqueue(callbacks(for: request, launching: launching, completionID: id))
-        return PerformTicket(table: context.completions, completionID: id)
     }
 
     /// Queues `work` on the plugin's queue, counting it as queued until it ran.

@@ -57,10 +57,11 @@ import Testing
         #expect(harness.log.contains("from now on every call into \(Self.blocker) is queued"),
                 "the broker says the plugin lost its bus-thread calls: \(harness.log)")
 
-        // Both apps keep working; the bystander still runs on the bus thread.
+        // Both apps keep working. (Whether the bystander is still called on
+        // the bus thread depends on the machine: a perform preempted for
+        // 10 ms on a loaded one loses it too, by design.)
         #expect(try await client.perform(Self.blocker, "fast").success)
         #expect(try await client.perform(Self.bystander, "fast").success)
-        #expect(!harness.log.contains("from now on every call into \(Self.bystander) is queued"))
         #expect(try await client.waitForPending(0) == 0)
     }
 }

@@ -207,7 +207,8 @@ public final class Connection: @unchecked Sendable {
     /// here saves a hand-off to another thread, and should it run for
     /// more than 20 ms, a new thread takes over the loop and keeps the
     /// connection serving; the old thread ends when `work` returns. Pieces
-    /// of work run one at a time, in the order they were queued.
+    /// of work run one at a time, in the order they were queued, except that
+    /// those after a piece that overran run on the new thread beside it.
     ///
     /// Returns false, queueing nothing, when not called from the loop thread
     /// (from a handler, a signal or a call's completion) or once the

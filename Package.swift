@@ -99,7 +99,7 @@ var package = Package(
         .testTarget(name: "QuickActionsModelTests", dependencies: ["QuickActionsModel", "Locking"], swiftSettings: strict),
         .testTarget(
             name: "QuickActionsBrokerTests",
-            dependencies: ["QuickActionsBroker", "QuickActionsTestSupport", "DBus"],
+            dependencies: ["QuickActionsBroker", "QuickActionsAPI", "QuickActionsTestSupport", "DBus"],
             exclude: ["Scripts"],
             swiftSettings: strict
         ),

@@ -51,8 +51,12 @@ extension Connection {
     private func invoke(_ method: Method, message: Message, interface: InterfaceName?) {
         let label = CallLabel(interface: interface, member: method.name)
         guard message.hasSignature(method.inputSignature) else {
-            reject(message, .invalidArgs(
-                "\(label) takes arguments of signature \"\(method.inputSignature)\", got \"\(message.signature)\""))
+            reject(message, method.signatureMismatch(message, label: label))
+            return
+        }
+        if let typed = method.typed {
+            // Decoded straight from the message into the declared Swift types.
+            typed.run(message, Reply(call: message, connection: self, outputTypes: method.outputTypes, label: label))
             return
         }
         let arguments: [Value]

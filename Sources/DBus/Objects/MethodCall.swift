@@ -22,7 +22,7 @@ public final class Reply: Sendable {
     private let connection: Connection
     private let outputTypes: [DBusType]
     private let answered = Atomic<Bool>(false)
-    private let label: CallLabel
+    let label: CallLabel
 
     init(call: Message, connection: Connection, outputTypes: [DBusType], label: CallLabel) {
         self.call = call
@@ -62,6 +62,24 @@ public final class Reply: Sendable {
             try connection.send(prepared.reply(to: call))
         } catch {
             transmit(.failure(error))
+        }
+        return true
+    }
+
+    /// Sends a reply whose body `encode` writes straight into the message,
+    /// for typed outputs (their types are the declared ones by construction).
+    /// Returns false when the call was already answered.
+    @discardableResult
+    func send(encoding encode: (inout MessageWriter) throws(DBusError) -> Void) -> Bool {
+        guard claim() else { return false }
+        if call.noReplyExpected { return true }
+        do {
+            let reply = try call.makeReturn()
+            var writer = MessageWriter(reply)
+            try encode(&writer)
+            try connection.send(reply)
+        } catch {
+            transmit(.failure(DBusError(error.name, "\(label): \(error.message)")))
         }
         return true
     }

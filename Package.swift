@@ -86,7 +86,8 @@ var package = Package(
             swiftSettings: strict),
 
         // MARK: Test support and tests
-        .target(name: "QuickActionsTestSupport", swiftSettings: strict),
+        // Test buses, processes, bundles, and InterfaceProof (which needs DBus).
+        .target(name: "QuickActionsTestSupport", dependencies: ["DBus"], swiftSettings: strict),
         .testTarget(
             name: "DBusTests",
             dependencies: ["DBus", "QuickActionsTestSupport"],

@@ -27,7 +27,9 @@ public struct MessageReader {
 
     /// Whether every value at this level has been read.
     public var isAtEnd: Bool {
-        mutating get { dbus_message_iter_get_arg_type(&iter) == DBUS_TYPE_INVALID }
+        // libdbus takes a non-const iterator even to look; a copy of it looks as well.
+        var copy = iter
+        return dbus_message_iter_get_arg_type(&copy) == DBUS_TYPE_INVALID
     }
 
     /// The type code at the iterator (`dbus_message_iter_get_arg_type`).

@@ -143,6 +143,7 @@ let testPlugins: [(name: String, folder: String, language: String)] = [
     ("QATestFast", "Fast", "c"),
     ("QATestChurn", "Churn", "swift"),
     ("QABenchPlugin", "BenchPlugin", "c"),
+    ("QABenchSwiftPlugin", "BenchSwiftPlugin", "swift"),
 ]
 /// A plugin as a dynamic library product: Swift plugins on the SDK, C plugins on the header alone.
 @MainActor func addPlugin(name: String, path: String, language: String) {

@@ -94,6 +94,7 @@ extension Connection {
 
     /// A handler's error as a D-Bus error: its own name when it threw a
     /// `DBusError`, else `Failed` with its description.
+    @usableFromInline
     static func dbusError(_ error: any Error, label: some CustomStringConvertible) -> DBusError {
         if let error = error as? DBusError { return error }
         return DBusError(.failed, "\(label) failed: \(error)")
@@ -106,10 +107,18 @@ extension Connection {
 }
 
 /// "interface.Member" for messages about a call, built only when one is needed.
+@usableFromInline
 struct CallLabel: Sendable, CustomStringConvertible {
     let interface: InterfaceName?
     let member: MemberName
 
+    @usableFromInline
+    init(interface: InterfaceName?, member: MemberName) {
+        self.interface = interface
+        self.member = member
+    }
+
+    @usableFromInline
     var description: String {
         guard let interface else { return member.rawValue }
         return "\(interface.rawValue).\(member.rawValue)"

@@ -83,7 +83,7 @@ public struct Method: Sendable {
     let outputTypes: [DBusType]
     /// For a method declared with Swift types: decodes straight from the
     /// message into them and runs the handler; nil for a `[Value]` handler.
-    let typed: TypedBody?
+    @usableFromInline let typed: TypedBody?
 
     public init(
         _ name: MemberName,
@@ -95,6 +95,7 @@ public struct Method: Sendable {
         self.init(name, inputs: inputs, outputs: outputs, annotations: annotations, handler: handler, typed: nil)
     }
 
+    @usableFromInline
     init(
         _ name: MemberName, inputs: [Argument], outputs: [Argument], annotations: [Annotation],
         handler: Handler, typed: TypedBody?

@@ -22,7 +22,7 @@ public final class Reply: Sendable {
     private let connection: Connection
     private let outputTypes: [DBusType]
     private let answered = Atomic<Bool>(false)
-    let label: CallLabel
+    @usableFromInline let label: CallLabel
 
     init(call: Message, connection: Connection, outputTypes: [DBusType], label: CallLabel) {
         self.call = call
@@ -69,7 +69,7 @@ public final class Reply: Sendable {
     /// Sends a reply whose body `encode` writes straight into the message,
     /// for typed outputs (their types are the declared ones by construction).
     /// Returns false when the call was already answered.
-    @discardableResult
+    @discardableResult @usableFromInline
     func send(encoding encode: (inout MessageWriter) throws(DBusError) -> Void) -> Bool {
         guard claim() else { return false }
         if call.noReplyExpected { return true }

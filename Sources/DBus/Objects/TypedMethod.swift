@@ -17,6 +17,11 @@ public struct TypedArgument<T: DBusArgument>: Sendable {
 public struct CallContext: Sendable {
     public let message: Message
 
+    @usableFromInline
+    init(message: Message) {
+        self.message = message
+    }
+
     /// The caller's unique name.
     public var sender: String? { message.sender }
     public var path: ObjectPath? { message.path }
@@ -28,8 +33,13 @@ public struct CallContext: Sendable {
 public struct TypedReply<each Output: DBusArgument>: Sendable {
     public let reply: Reply
 
+    @usableFromInline
+    init(reply: Reply) {
+        self.reply = reply
+    }
+
     /// Sends the results. Returns false when the call was already answered.
-    @discardableResult
+    @discardableResult @inlinable
     public func send(_ values: repeat each Output) -> Bool {
         reply.send { (writer: inout MessageWriter) throws(DBusError) in
             for value in repeat each values {
@@ -50,11 +60,22 @@ public struct TypedReply<each Output: DBusArgument>: Sendable {
 }
 
 /// The decoding and running of a typed method, built from its declaration.
+/// Inlinable (as are the typed initialisers), so each declaration is
+/// specialised for its own types where it is written: no generic dispatch
+/// or runtime tuple metadata per call.
+@usableFromInline
 struct TypedBody: Sendable {
     /// Decodes the message's arguments and runs the handler, which answers through the reply.
     let run: @Sendable (Message, Reply) -> Void
     /// Decodes the arguments as `run` does and writes them back, for checks.
     let reencode: @Sendable (Message, inout MessageWriter) throws(DBusError) -> Void
+
+    @usableFromInline
+    init(run: @escaping @Sendable (Message, Reply) -> Void,
+         reencode: @escaping @Sendable (Message, inout MessageWriter) throws(DBusError) -> Void) {
+        self.run = run
+        self.reencode = reencode
+    }
 }
 
 extension Method {
@@ -74,6 +95,7 @@ extension Method {
     /// ```
     ///
     /// The handler runs on the connection's loop thread; keep it short.
+    @inlinable
     public init<each In: DBusArgument, each Out: DBusArgument>(
         _ name: MemberName,
         inputs: repeat TypedArgument<each In>,
@@ -106,6 +128,7 @@ extension Method {
 
     /// A method declared with Swift types whose handler answers later
     /// through the ``TypedReply``, from any thread, exactly once.
+    @inlinable
     public init<each In: DBusArgument, each Out: DBusArgument>(
         _ name: MemberName,
         inputs: repeat TypedArgument<each In>,
@@ -134,6 +157,7 @@ extension Method {
     /// A method declared with Swift types whose handler runs as a task, so
     /// slow work never stalls the loop. The arguments are decoded on the
     /// loop thread before the task starts.
+    @inlinable
     public init<each In: DBusArgument, each Out: DBusArgument>(
         _ name: MemberName,
         inputs: repeat TypedArgument<each In>,
@@ -167,7 +191,8 @@ extension Method {
                   annotations: annotations, run: run, reencode: Self.reencoder(name, as: repeat (each In).self))
     }
 
-    private init(
+    @usableFromInline
+    init(
         _ name: MemberName, inputs: [Argument], outputs: [Argument], annotations: [Annotation],
         run: @escaping @Sendable (Message, Reply) -> Void,
         reencode: @escaping @Sendable (Message, inout MessageWriter) throws(DBusError) -> Void
@@ -179,7 +204,8 @@ extension Method {
     }
 
     /// The declared arguments as introspection shows them.
-    private static func arguments<each T: DBusArgument>(_ typed: repeat TypedArgument<each T>) -> [Argument] {
+    @inlinable
+    static func arguments<each T: DBusArgument>(_ typed: repeat TypedArgument<each T>) -> [Argument] {
         var result: [Argument] = []
         for argument in repeat each typed {
             result.append(argument.argument)
@@ -188,7 +214,8 @@ extension Method {
     }
 
     /// Decodes a message's arguments as `In…` and writes them back, for ``decodedArguments(of:)``.
-    private static func reencoder<each In: DBusArgument>(
+    @inlinable
+    static func reencoder<each In: DBusArgument>(
         _ name: MemberName, as types: repeat (each In).Type
     ) -> @Sendable (Message, inout MessageWriter) throws(DBusError) -> Void {
         { message, writer throws(DBusError) in
@@ -201,7 +228,8 @@ extension Method {
     }
 
     /// Reads the arguments of `message` as `In…`; a failure names the method.
-    private static func decode<each In: DBusArgument>(
+    @inlinable
+    static func decode<each In: DBusArgument>(
         _ message: Message, label: CallLabel, as types: repeat (each In).Type
     ) throws(DBusError) -> (repeat each In) {
         var reader = MessageReader(message)

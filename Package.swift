@@ -64,6 +64,10 @@ var package = Package(
             dependencies: ["DBus", "QuickActionsModel", "QuickActionsHost", "Locking"],
             swiftSettings: strict
         ),
+        // MARK: Bridges
+        // Desktop entry actions (issue 15): every app's items on its icon, in every freedesktop desktop.
+        .target(name: "QuickActionsDesktopEntries", dependencies: ["DBus", "Locking"], swiftSettings: strict),
+
         .executableTarget(name: "quickactionsd", dependencies: ["QuickActionsBroker"], swiftSettings: strict),
         // The launcher CLI's logic (argument parsing, broker client, output), testable as a library.
         .target(name: "QuickActionsCLI", dependencies: ["DBus", "Locking"], swiftSettings: strict),
@@ -116,6 +120,10 @@ var package = Package(
         .testTarget(name: "DocumentationTests", dependencies: ["QuickActionsTestSupport"], swiftSettings: strict),
         // `make install` / `make uninstall` into a temporary DESTDIR.
         .testTarget(name: "InstallTests", dependencies: ["QuickActionsTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "QuickActionsDesktopEntriesTests",
+            dependencies: ["QuickActionsDesktopEntries", "QuickActionsTestSupport", "DBus"],
+            swiftSettings: strict),
         .testTarget(name: "BenchmarkTests", dependencies: ["QuickActionsTestSupport"], swiftSettings: strict),
     ]
 )

@@ -123,6 +123,7 @@ var package = Package(
         .testTarget(
             name: "QuickActionsDesktopEntriesTests",
             dependencies: ["QuickActionsDesktopEntries", "QuickActionsTestSupport", "DBus"],
+            exclude: ["Scripts"],
             swiftSettings: strict),
         .testTarget(name: "BenchmarkTests", dependencies: ["QuickActionsTestSupport"], swiftSettings: strict),
     ]

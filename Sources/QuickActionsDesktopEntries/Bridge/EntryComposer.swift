@@ -84,7 +84,8 @@ public struct EntryComposer: Sendable {
     public func generated(app: String, name: String, icon: String?, items: [ActionItem]) -> (file: DesktopEntryFile, skipped: [Skipped]) {
         var main = DesktopEntryFile.Group(name: DesktopEntryFile.mainGroup)
         main.append(.init(key: "Type", rawValue: "Application"))
-        main.append(.init(key: "Version", rawValue: "1.5"))
+        // 1.4, not 1.5: desktop-file-validate of Debian 12 (0.26) knows no 1.5, and we use nothing newer.
+        main.append(.init(key: "Version", rawValue: "1.4"))
         main.append(.init(key: "Name", rawValue: Self.escapedDisplayText(name.isEmpty ? app : name)))
         if let icon = icon.flatMap(Self.escapedIcon) {
             main.append(.init(key: "Icon", rawValue: icon))

@@ -78,6 +78,12 @@ extension Broker {
             Property("Name", type: .string, get: { .string(try current().name(locale: locale)) }),
             Property("Icon", type: .string, get: { .string(try current().icon) }),
             Property("Version", type: .string, get: { .string(try current().version) }),
+            Property("Languages", type: .array(.string),
+                     annotations: [.documentation("The languages the bundle is localised in: its .lproj names without Base, sorted.")],
+                     get: { .array(.string, try current().bundle.languages.map(Value.string)) }),
+            Property("DesktopEntry", type: .string,
+                     annotations: [.documentation("The desktop file id of the app's own entry (Info.plist QuickActionsDesktopEntry), or \"\".")],
+                     get: { .string(try current().bundle.manifest.desktopEntry ?? "") }),
             Property("Loaded", type: .boolean, get: { [weak self] in
                 .boolean(self?.slots.withLock { $0[id]?.plugin } != nil)
             }),

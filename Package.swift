@@ -68,9 +68,11 @@ var package = Package(
         ),
         // MARK: Bridges
         // Desktop entry actions (issue 15): every app's items on its icon, in every freedesktop desktop.
-        .target(name: "QuickActionsDesktopEntries", dependencies: ["DBus", "Locking"], swiftSettings: strict),
+        .target(name: "QuickActionsDesktopEntries", dependencies: ["DBus", "QuickActionsAPI", "Locking"], swiftSettings: strict),
 
-        .executableTarget(name: "quickactionsd", dependencies: ["QuickActionsBroker"], swiftSettings: strict),
+        .executableTarget(
+            name: "quickactionsd", dependencies: ["QuickActionsBroker", "QuickActionsDesktopEntries", "DBus", "Locking"],
+            swiftSettings: strict),
         // The launcher CLI's logic (argument parsing, broker client, output), testable as a library.
         .target(name: "QuickActionsCLI", dependencies: ["DBus", "QuickActionsAPI", "Locking"], swiftSettings: strict),
         .executableTarget(name: "quickactions", dependencies: ["QuickActionsCLI"], swiftSettings: strict),

@@ -151,6 +151,7 @@ let testPlugins: [(name: String, folder: String, language: String)] = [
     ("QATestCrashPlugin", "CrashPlugin", "c"),
     ("QATestFast", "Fast", "c"),
     ("QATestChurn", "Churn", "swift"),
+    ("QATestTitles", "Titles", "swift"),
     ("QABenchPlugin", "BenchPlugin", "c"),
 ]
 /// A plugin as a dynamic library product: Swift plugins on the SDK, C plugins on the header alone.

@@ -1,4 +1,5 @@
 import DBus
+import Glibc
 import Locking
 import QuickActionsAPI
 
@@ -122,6 +123,8 @@ public final class DesktopEntryBridge: Sendable {
                 log("cannot remove \(path): \(error)")
             }
         }
+        // The folder temporary files are made in, empty once nothing is being written.
+        rmdir(EntrySync.scratchFolder(directories))
         return removed
     }
 

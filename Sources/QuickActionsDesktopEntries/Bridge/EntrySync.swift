@@ -72,6 +72,12 @@ struct EntrySync {
                 return entry
             }
             composed = composer.copy(of: original, app: app.id, items: actionItems)
+        } else if !named.isEmpty {
+            // The bundle names its app's entry and it is not installed (or was removed): no
+            // entry of ours may take that id; the copy, if any, goes.
+            logOnce("noentry \(app.id) \(id)", "\(app.id) names \(id), which is in none of \(directories.systemApplications.joined(separator: ", ")); no entry")
+            removeOurs(target, app: app.id)
+            return entry
         } else {
             if items.isEmpty {
                 removeOurs(target, app: app.id)
@@ -85,7 +91,7 @@ struct EntrySync {
         do {
             let text = try GeneratedMark.marked(composed.file, app: app.id)
             try AtomicFile.makeFolder(directories.userApplications)
-            if try AtomicFile.write(text, to: target) {
+            if try AtomicFile.write(text, to: target, temporaryFolder: Self.scratchFolder(directories)) {
                 log("wrote \(target): \(composed.file.groups.count - 1) actions for \(app.id)")
             }
         } catch {
@@ -157,6 +163,12 @@ struct EntrySync {
         } catch {
             log("cannot remove \(path): \(error)")
         }
+    }
+
+    /// Where temporary files are made: a subfolder of the user's folder (same file system), so
+    /// a desktop watching the folder sees one event per write, the rename.
+    static func scratchFolder(_ directories: DataDirectories) -> String {
+        directories.userApplications + "/.quickactions"
     }
 
     /// Every file in the user's folder the bridge wrote and nobody edited, with its app.

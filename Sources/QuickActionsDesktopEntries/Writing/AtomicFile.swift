@@ -16,19 +16,24 @@ public enum AtomicFile {
     }
 
     /// Writes `text` to `path` (mode 0644) unless the file already holds exactly it.
+    /// - Parameter temporaryFolder: where the temporary file is made, on the same file system
+    ///   (default: `path`'s folder). A subfolder keeps the temporary file's events out of the
+    ///   folder desktops watch, so they see one change per write: the rename.
     /// - Returns: true when the file was written, false when it already held `text`.
     @discardableResult
-    public static func write(_ text: String, to path: String) throws(WriteError) -> Bool {
+    public static func write(_ text: String, to path: String, temporaryFolder: String? = nil) throws(WriteError) -> Bool {
         let bytes = Array(text.utf8)
         if let current = read(path), current == bytes { return false }
         let folder = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent
-        // A dot name without the .desktop suffix: menus watching the folder ignore it.
-        var template = Array("\(folder)/.\(name).qa-XXXXXX".utf8CString)
+        let scratch = temporaryFolder ?? folder
+        if let temporaryFolder { try makeFolder(temporaryFolder) }
+        // A dot name without the .desktop suffix: menus reading the folder ignore it.
+        var template = Array("\(scratch)/.\(name).qa-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { buffer in
             buffer.baseAddress.map { mkstemp($0) } ?? -1
         }
-        guard fd >= 0 else { throw WriteError(path: folder, operation: "creating a temporary file in", errno: errno) }
+        guard fd >= 0 else { throw WriteError(path: scratch, operation: "creating a temporary file in", errno: errno) }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var committed = false
@@ -93,10 +98,11 @@ public enum AtomicFile {
 
     /// Creates `path` and its parents (mode 0755) when missing.
     public static func makeFolder(_ path: String) throws(WriteError) {
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        } catch {
-            throw WriteError(path: path, operation: "creating the folder", errno: (error as NSError).code == 0 ? EIO : Int32(clamping: (error as NSError).code))
+        if DataDirectories.isFolder(path) { return }
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty && parent != path { try makeFolder(parent) }
+        if mkdir(path, 0o755) != 0 && errno != EEXIST {
+            throw WriteError(path: path, operation: "creating the folder", errno: errno)
         }
     }
 

@@ -23,6 +23,14 @@ gi.require_version("GLib", "2.0")
 from gi.repository import Gio, GLib  # noqa: E402
 
 
+def lookup(make, argument):
+    """GLib's answer, or None where it has no such app (PyGObject raises for a NULL)."""
+    try:
+        return make(argument)
+    except TypeError:
+        return None
+
+
 def describe(info):
     if info is None:
         return {"missing": True}
@@ -48,7 +56,7 @@ def exited(pid):
 
 
 def launch(app_id, action, out_path):
-    info = Gio.DesktopAppInfo.new(app_id)
+    info = lookup(Gio.DesktopAppInfo.new, app_id)
     if info is None:
         print(f"no app {app_id}", file=sys.stderr)
         return 2
@@ -98,17 +106,17 @@ def monitor(app_id, seconds):
         print("no change signalled", file=sys.stderr)
         return 1
     # GLib re-reads the folders when asked after a change.
-    print(json.dumps(describe(Gio.DesktopAppInfo.new(app_id))), flush=True)
+    print(json.dumps(describe(lookup(Gio.DesktopAppInfo.new, app_id))), flush=True)
     return 0
 
 
 def main(argv):
     command = argv[1]
     if command == "info":
-        print(json.dumps(describe(Gio.DesktopAppInfo.new(argv[2]))))
+        print(json.dumps(describe(lookup(Gio.DesktopAppInfo.new, argv[2]))))
         return 0
     if command == "file":
-        print(json.dumps(describe(Gio.DesktopAppInfo.new_from_filename(argv[2]))))
+        print(json.dumps(describe(lookup(Gio.DesktopAppInfo.new_from_filename, argv[2]))))
         return 0
     if command == "launch":
         return launch(argv[2], argv[3], argv[4])

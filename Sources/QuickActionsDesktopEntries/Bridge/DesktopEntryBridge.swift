@@ -1,4 +1,5 @@
 import DBus
+import Foundation
 import Glibc
 import Locking
 import QuickActionsAPI
@@ -63,6 +64,7 @@ public final class DesktopEntryBridge: Sendable {
             },
         ]
         subscriptions.withLock { $0 += subscribed }
+        removeLeftoverTemporaryFiles()
         do {
             let watching = try OriginalsWatcher(directories: configuration.directories) { [weak self] in self?.scheduleAll() }
             watcher.withLock { $0 = watching }
@@ -126,6 +128,14 @@ public final class DesktopEntryBridge: Sendable {
         // The folder temporary files are made in, empty once nothing is being written.
         rmdir(EntrySync.scratchFolder(directories))
         return removed
+    }
+
+    /// Temporary files a crash left in the scratch folder (only the bridge writes there).
+    private func removeLeftoverTemporaryFiles() {
+        let scratch = EntrySync.scratchFolder(configuration.directories)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: scratch)) ?? [] where name.contains(".qa-") {
+            unlink(scratch + "/" + name)
+        }
     }
 
     // MARK: Scheduling

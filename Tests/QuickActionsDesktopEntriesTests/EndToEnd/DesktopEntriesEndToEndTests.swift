@@ -1,4 +1,5 @@
 import Foundation
+import QuickActionsDesktopEntries
 import QuickActionsTestSupport
 import Testing
 
@@ -196,6 +197,27 @@ import Testing
         try await broker.setTitles(["Two"])
         try await broker.perform(DesktopBroker.contacts, "SearchAction")
         #expect(broker.userFile(Self.contactsEntry) == nil)
+    }
+
+    @Test func anAppThatGoesAwayTakesItsEntryAndEntriesOfGoneAppsGoAtStart() async throws {
+        let gone = "org.example.gone.desktop"
+        let ours = try GeneratedMark.marked(
+            EntryComposer(command: "true").generated(app: "org.example.gone", name: "Gone", icon: nil,
+                                                     items: [ActionItem(itemID: "x", type: "x", title: "X")]).file,
+            app: "org.example.gone")
+        let editedGone = "org.example.gone-edited.desktop"
+        let edited = ours.replacingOccurrences(of: "Name=X", with: "Name=Mine")
+        let broker = try await DesktopBroker(bundles: [DesktopBroker.titlesBundle()], userFiles: [gone: ours, editedGone: edited])
+        defer { broker.stop() }
+        try await broker.waitUntil("the gone app's entry is removed") { broker.userFile(gone) == nil }
+        #expect(broker.userFile(editedGone) == edited, "an edited file is the user's, app or not")
+
+        try await broker.setTitles(["One"])
+        let entry = "\(DesktopBroker.titles).desktop"
+        try await broker.waitForFile(entry, "has the item") { $0.contains("Name=One") }
+        try FileManager.default.removeItem(at: broker.harness.pluginDirectory.appendingPathComponent("\(DesktopBroker.titles).bundle"))
+        try await broker.waitUntil("the removed app's entry is gone") { broker.userFile(entry) == nil }
+        #expect(broker.userFile(Self.contactsEntry) != nil, "another app's entry stays")
     }
 
     @Test func theEnvironmentTurnsItOffToo() async throws {

@@ -19,9 +19,10 @@ final class DesktopBroker: @unchecked Sendable {
     /// - Parameters:
     ///   - bundles: test bundles beside the Contacts example.
     ///   - originals: desktop file name → text, installed in `system/applications` first.
+    ///   - userFiles: desktop file name → text, in `home/applications` before the broker starts.
     ///   - arguments, environment: for quickactionsd.
     init(
-        bundles: [TestBundle] = [], originals: [String: String] = [:], arguments: [String] = [],
+        bundles: [TestBundle] = [], originals: [String: String] = [:], userFiles: [String: String] = [:], arguments: [String] = [],
         environment: [String: String] = [:]
     ) async throws {
         root = try TemporaryDirectory.make(prefix: "qa-desktop")
@@ -30,7 +31,10 @@ final class DesktopBroker: @unchecked Sendable {
         examples = root.appendingPathComponent("examples")
         do {
             try FileManager.default.createDirectory(at: system.appendingPathComponent("applications"), withIntermediateDirectories: true)
-            try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: home.appendingPathComponent("applications"), withIntermediateDirectories: true)
+            for (name, text) in userFiles {
+                try text.write(to: home.appendingPathComponent("applications/\(name)"), atomically: true, encoding: .utf8)
+            }
             for (name, text) in originals { try Self.install(name, text, in: system) }
             let assembled = try await Command.run(
                 PackagePaths.executable("quickactions-bundle").path,

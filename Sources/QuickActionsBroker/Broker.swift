@@ -75,7 +75,9 @@ public final class Broker: Sendable {
 
     /// Exports the API, takes the bus name and serves until SIGTERM/SIGINT,
     /// the loss of the name or of the bus. Returns the process exit status.
-    public func run() async throws -> Int32 {
+    /// - Parameter serving: called once the broker owns its name (quickactionsd starts its
+    ///   bridges there, so a broker that cannot start never runs them).
+    public func run(serving: @escaping @Sendable () -> Void = {}) async throws -> Int32 {
         connection.onDisconnect { [weak self] error in
             self?.log(.error, "lost the bus (\(error.message)); exiting so the supervisor restarts the broker")
             self?.finish(status: 1)
@@ -105,6 +107,7 @@ public final class Broker: Sendable {
             throw BrokerStartError.nameTaken(owner: owner)
         }
         log(.info, "serving \(Self.busName.rawValue) as \(connection.uniqueName)")
+        serving()
         if configuration.watchDirectories {
             startWatching()
         }

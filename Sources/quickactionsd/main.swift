@@ -149,12 +149,13 @@ let desktopEntries = Locked<DesktopEntryBridge?>(nil)
 // The broker runs as a task; the main thread parks in Dispatch. (No top-level
 // await: it would make main itself async, which valgrind cannot follow.)
 Task {
-    let bridge = await startDesktopEntries(bus: configuration.bus)
-    desktopEntries.withLock { $0 = bridge }
-}
-Task {
     do {
-        let status = try await broker.run()
+        let status = try await broker.run(serving: {
+            Task {
+                let bridge = await startDesktopEntries(bus: configuration.bus)
+                desktopEntries.withLock { $0 = bridge }
+            }
+        })
         broker.close()
         exit(status)
     } catch {

@@ -221,16 +221,21 @@ import Testing
     }
 
     @Test func theEnvironmentTurnsItOffToo() async throws {
-        let broker = try await DesktopBroker(environment: ["QUICKACTIONS_DESKTOP_ENTRIES": "0"])
+        let broker = try await DesktopBroker(bundles: [DesktopBroker.titlesBundle()], environment: ["QUICKACTIONS_DESKTOP_ENTRIES": "0"])
         defer { broker.stop() }
         try await broker.perform(DesktopBroker.contacts, "SearchAction")
-        #expect(!FileManager.default.fileExists(atPath: broker.home.appendingPathComponent("applications").path))
+        try await broker.setTitles(["One"])
+        try await broker.waitUntil("the broker has seen the change") { broker.harness.log.contains("set 1 dynamic item") }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: broker.home.appendingPathComponent("applications").path) == [])
+        // Off means not started at all: the broker has its one connection, no bridge's.
+        #expect(try await broker.connectionsOfTheBroker() == 1)
     }
 
     @Test func anAppWithoutAnEntryGetsOneOfItsOwnThatPicksItsItems() async throws {
         let broker = try await DesktopBroker()
         defer { broker.stop() }
         let text = try await Self.contactsWithFavorites(broker)
+        #expect(try await broker.connectionsOfTheBroker() == 2, "the broker's and its bridge's")
         try await EntryTools.expectValid(broker.userPath(Self.contactsEntry))
         #expect(text.contains("Name=Contacts\n") && text.contains("Icon=x-office-address-book\n"))
         let cli = PackagePaths.executable("quickactions").path

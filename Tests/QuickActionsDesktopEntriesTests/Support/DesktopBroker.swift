@@ -44,6 +44,9 @@ final class DesktopBroker: @unchecked Sendable {
             var env = environment
             env["XDG_DATA_HOME"] = home.path
             env["XDG_DATA_DIRS"] = system.path
+            // Empty is as good as unset (the bridge is on by default); naming it keeps the
+            // harness from turning the bridge off.
+            if env["QUICKACTIONS_DESKTOP_ENTRIES"] == nil { env["QUICKACTIONS_DESKTOP_ENTRIES"] = "" }
             harness = try await BrokerHarness(bundles: bundles, arguments: ["--plugins", examples.path] + arguments, environment: env)
         } catch {
             try? FileManager.default.removeItem(at: root)
@@ -87,6 +90,16 @@ final class DesktopBroker: @unchecked Sendable {
         let result = try await harness.call("Perform", "ssa{sv}", [app, type] + options)
         guard result.status == 0 else { throw TestSupportError("Perform \(app) \(type) failed: \(result)") }
         return result
+    }
+
+    /// How many connections the broker's process has on the bus (busctl list, by pid).
+    func connectionsOfTheBroker() async throws -> Int {
+        guard let pid = harness.process.pid else { throw TestSupportError("the broker has no pid") }
+        let result = try await harness.busctl(["list", "--json=short", "--unique"])
+        guard result.status == 0, let peers = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] else {
+            throw TestSupportError("busctl list: \(result)")
+        }
+        return peers.filter { ($0["pid"] as? Int) == Int(pid) }.count
     }
 
     /// Makes the Titles plugin publish one dynamic item per title.

@@ -148,6 +148,7 @@ let testPlugins: [(name: String, folder: String, language: String)] = [
     ("QATestNoEntry", "NoEntry", "c"),
     ("QATestABIMajor2", "ABIMajor2", "c"),
     ("QATestABINewerMinor", "ABINewerMinor", "c"),
+    ("QATestABI10", "ABI10", "c"),
     ("QATestCrashPlugin", "CrashPlugin", "c"),
     ("QATestFast", "Fast", "c"),
     ("QATestChurn", "Churn", "swift"),

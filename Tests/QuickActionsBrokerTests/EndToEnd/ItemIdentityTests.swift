@@ -180,4 +180,29 @@ import Testing
         #expect(harness.log.contains("UIApplicationShortcutItems[2] skipped: its type \"a\" is already that of "
                                      + "UIApplicationShortcutItems[0]"), "\(harness.log)")
     }
+
+    @Test func aPluginBuiltForABI10HasItsItemsIdentifiedAndPerformedByID() async throws {
+        let old = TestBundle(
+            appID: "org.example.abi10", library: "QATestABI10", name: "Old",
+            items: [TestBundle.item("publish", "Publish")])
+        let harness = try await BrokerHarness(bundles: [old])
+        let client = try Connection(.address(harness.bus.address))
+        defer { client.close() }
+        let proxy = BrokerProxy(connection: client)
+        #expect(try await proxy.perform(appID: "org.example.abi10", type: "publish", itemID: nil).message == "published")
+        let items = try await proxy.items(of: "org.example.abi10")
+        #expect(items.map(\.title) == ["Publish", "Ada", "Bob"])
+        let bob = try #require(items.last)
+        #expect(bob.id == ItemIdentityTests.derivedLooking(bob.id, type: "pick"))
+        #expect(items[1].id != bob.id)
+        let picked = try await proxy.perform(appID: "org.example.abi10", type: "pick", itemID: bob.id)
+        #expect(picked.message == "picked Bob \(bob.id)")
+    }
+
+    /// `id` when it has the derived form `<type>#<16 hex digits>`, else a note saying it has not.
+    static func derivedLooking(_ id: String, type: String) -> String {
+        let hex = id.dropFirst(type.count + 1)
+        guard id.hasPrefix(type + "#"), hex.count == 16, hex.allSatisfy(\.isHexDigit) else { return "not derived: \(id)" }
+        return id
+    }
 }

@@ -9,6 +9,7 @@ import Testing
     static let contactsEntry = "\(DesktopBroker.contacts).desktop"
 
     /// Loads Contacts (its favorites appear) and waits for the entry to show all four items.
+    @discardableResult
     static func contactsWithFavorites(_ broker: DesktopBroker) async throws -> String {
         try await broker.perform(DesktopBroker.contacts, "SearchAction")
         return try await broker.waitForFile(contactsEntry, "has the favorites") { $0.contains("Name=Emma Wagner") }

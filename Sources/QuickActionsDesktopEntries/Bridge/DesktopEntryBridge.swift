@@ -37,6 +37,9 @@ public final class DesktopEntryBridge: Sendable {
     private let subscriptions = Locked<[SignalSubscription]>([])
     private let watcher = Locked<OriginalsWatcher?>(nil)
     private let worker = Locked<Task<Void, Never>?>(nil)
+    private let recheck = Locked<Task<Void, Never>?>(nil)
+    /// How often originals are re-read when their folders cannot be watched.
+    static let recheckInterval: Duration = .seconds(30)
 
     /// Opens the bridge's own connection to the broker's bus. Nothing happens until ``start()``.
     public init(configuration: BridgeConfiguration) throws(DBusError) {
@@ -69,7 +72,15 @@ public final class DesktopEntryBridge: Sendable {
             let watching = try OriginalsWatcher(directories: configuration.directories) { [weak self] in self?.scheduleAll() }
             watcher.withLock { $0 = watching }
         } catch {
-            configuration.log("cannot watch \(configuration.directories.systemApplications.joined(separator: ", ")) (\(error)); originals are re-read only when items change")
+            // Without inotify (no instances left), look again on a timer instead.
+            configuration.log("cannot watch \(configuration.directories.systemApplications.joined(separator: ", ")) (\(error)); re-reading the originals every \(Self.recheckInterval) instead")
+            let timer = Task { [weak self] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: Self.recheckInterval)
+                    self?.scheduleAll()
+                }
+            }
+            recheck.withLock { $0 = timer }
         }
         let task = Task { [weak self] in
             guard let wakes = self?.wakes else { return }
@@ -94,6 +105,7 @@ public final class DesktopEntryBridge: Sendable {
         watcher.withLock { $0?.stop() }
         wake.finish()
         worker.withLock { $0?.cancel() }
+        recheck.withLock { $0?.cancel() }
         connection.close()
     }
 

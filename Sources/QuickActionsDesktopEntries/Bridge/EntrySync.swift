@@ -62,7 +62,9 @@ struct EntrySync {
         }
 
         let composed: (file: DesktopEntryFile, skipped: [EntryComposer.Skipped])
-        if let originalPath = directories.original(of: id) {
+        // A file of ours is never an original (a data folder listed twice, once through a
+        // symlink to $XDG_DATA_HOME, would otherwise make us copy our own copy).
+        if let originalPath = directories.original(of: id, skipping: { GeneratedMark.status(of: AtomicFile.read($0)) != .foreign }) {
             guard let original = readOriginal(originalPath, app: app.id) else {
                 removeOurs(target, app: app.id)
                 return entry

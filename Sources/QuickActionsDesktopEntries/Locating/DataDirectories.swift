@@ -44,21 +44,22 @@ public struct DataDirectories: Sendable, Equatable {
     /// The first original of `id` in `$XDG_DATA_DIRS`, or nil. A desktop file id maps to a path
     /// with each `-` possibly a `/` (`foo-bar.desktop` may be `applications/foo/bar.desktop`);
     /// the flat name is tried first.
-    public func original(of id: DesktopFileID) -> String? {
+    /// - Parameter skipping: files to pass over, as if absent.
+    public func original(of id: DesktopFileID, skipping: (String) -> Bool = { _ in false }) -> String? {
         for folder in systemApplications {
-            if let path = Self.find(id.rawValue[...], in: folder) { return path }
+            if let path = Self.find(id.rawValue[...], in: folder, skipping: skipping) { return path }
         }
         return nil
     }
 
-    private static func find(_ name: Substring, in folder: String, depth: Int = 0) -> String? {
+    private static func find(_ name: Substring, in folder: String, skipping: (String) -> Bool, depth: Int = 0) -> String? {
         let flat = folder + "/" + name
-        if isRegularFile(flat) { return flat }
+        if isRegularFile(flat) && !skipping(flat) { return flat }
         guard depth < 8 else { return nil }
         var index = name.startIndex
         while let dash = name[index...].firstIndex(of: "-") {
             let subfolder = folder + "/" + name[..<dash]
-            if isFolder(subfolder), let found = find(name[name.index(after: dash)...], in: subfolder, depth: depth + 1) {
+            if isFolder(subfolder), let found = find(name[name.index(after: dash)...], in: subfolder, skipping: skipping, depth: depth + 1) {
                 return found
             }
             index = name.index(after: dash)

@@ -145,6 +145,22 @@ import Testing
         #expect(try await EntryTools.info(["info", name], environment: broker.gioEnvironment()).missing == true)
     }
 
+    @Test func ourOwnCopySeenThroughAnotherDataFolderIsNoOriginal() async throws {
+        let name = "\(DesktopBroker.titles).desktop"
+        let broker = try await DesktopBroker(
+            bundles: [DesktopBroker.titlesBundle()], originals: [name: DesktopBroker.original(name: "Titles")], homeAlsoInDataDirs: true)
+        defer { broker.stop() }
+        try await broker.setTitles(["One"])
+        try await broker.waitForFile(name, "copies the original") { $0.contains("Name=One") && $0.contains("Comment=An application") }
+        try await broker.setTitles(["Two"])
+        let text = try await broker.waitForFile(name, "has the second list") { $0.contains("Name=Two") }
+        #expect(text.contains("Comment=An application") && text.components(separatedBy: "X-QuickActions-Generated=").count == 2)
+        #expect(!broker.harness.log.contains("removed \(broker.userPath(name))"), "\(broker.harness.log)")
+        try await EntryTools.expectValid(broker.userPath(name))
+        let info = try await EntryTools.info(["info", name], environment: broker.gioEnvironment())
+        #expect(info.actions?.map(\.name) == ["Set titles", "Two"], "a copy of our copy would keep the old actions")
+    }
+
     @Test func aDBusActivatableOriginalIsSkippedAndSaysWhyOnce() async throws {
         let name = "\(DesktopBroker.titles).desktop"
         let broker = try await DesktopBroker(

@@ -20,9 +20,12 @@ final class DesktopBroker: @unchecked Sendable {
     ///   - bundles: test bundles beside the Contacts example.
     ///   - originals: desktop file name → text, installed in `system/applications` first.
     ///   - userFiles: desktop file name → text, in `home/applications` before the broker starts.
+    ///   - homeAlsoInDataDirs: lists a symlink to `home` first in $XDG_DATA_DIRS, as some
+    ///     sessions do, so the bridge meets its own copies there.
     ///   - arguments, environment: for quickactionsd.
     init(
-        bundles: [TestBundle] = [], originals: [String: String] = [:], userFiles: [String: String] = [:], arguments: [String] = [],
+        bundles: [TestBundle] = [], originals: [String: String] = [:], userFiles: [String: String] = [:],
+        homeAlsoInDataDirs: Bool = false, arguments: [String] = [],
         environment: [String: String] = [:]
     ) async throws {
         root = try TemporaryDirectory.make(prefix: "qa-desktop")
@@ -44,6 +47,11 @@ final class DesktopBroker: @unchecked Sendable {
             var env = environment
             env["XDG_DATA_HOME"] = home.path
             env["XDG_DATA_DIRS"] = system.path
+            if homeAlsoInDataDirs {
+                let alias = root.appendingPathComponent("home-alias")
+                try FileManager.default.createSymbolicLink(at: alias, withDestinationURL: home)
+                env["XDG_DATA_DIRS"] = alias.path + ":" + system.path
+            }
             // Empty is as good as unset (the bridge is on by default); naming it keeps the
             // harness from turning the bridge off.
             if env["QUICKACTIONS_DESKTOP_ENTRIES"] == nil { env["QUICKACTIONS_DESKTOP_ENTRIES"] = "" }

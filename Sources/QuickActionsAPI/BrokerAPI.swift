@@ -47,6 +47,8 @@ public enum BrokerAPI {
         public static let items = "Items"
         /// Application1: the bundle's languages (`as`, its .lproj names without Base).
         public static let languages = "Languages"
+        /// Application1: the display name per language (`a{ss}`, language → name).
+        public static let displayNames = "DisplayNames"
         /// Application1: the desktop file id of the app's own entry (`s`, "" for none).
         public static let desktopEntry = "DesktopEntry"
     }

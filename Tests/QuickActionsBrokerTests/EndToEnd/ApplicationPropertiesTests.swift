@@ -33,6 +33,17 @@ import Testing
         #expect(try await Self.property(harness, bundle.appID, "Languages") == "as 2 \"de\" \"pt-BR\"")
     }
 
+    @Test func displayNamesGiveTheNameInEachLanguageAndInNone() async throws {
+        let bundle = TestBundle(
+            appID: "org.example.names", library: "QATestSwiftPlugin", name: "Contacts", items: [TestBundle.item("a", "A")],
+            strings: ["de": "\"Contacts\" = \"Kontakte\";\n", "fr": "\"Other\" = \"Autre\";\n"])
+        let harness = try await BrokerHarness(bundles: [bundle], environment: ["LC_ALL": "de_DE.UTF-8"])
+        defer { harness.stop() }
+        #expect(try await Self.property(harness, bundle.appID, "DisplayNames")
+                == "a{ss} 3 \"C\" \"Contacts\" \"de\" \"Kontakte\" \"fr\" \"Contacts\"")
+        #expect(try await Self.property(harness, bundle.appID, "Name") == "s \"Kontakte\"")
+    }
+
     @Test func withoutTheKeyDesktopEntryIsEmptyAndWithoutTablesNoLanguages() async throws {
         let bundle = TestBundle(appID: "org.example.bare", library: "QATestSwiftPlugin", items: [TestBundle.item("a", "A")])
         let harness = try await BrokerHarness(bundles: [bundle])

@@ -81,12 +81,19 @@ public struct EntryComposer: Sendable {
 
     /// An entry of our own for an app without one: named and iconed from its bundle; its main
     /// `Exec` offers the app's items in `quickactions pick`.
-    public func generated(app: String, name: String, icon: String?, items: [ActionItem]) -> (file: DesktopEntryFile, skipped: [Skipped]) {
+    /// - Parameter localizedNames: the app's name per key locale (`Name[de]=`).
+    public func generated(
+        app: String, name: String, localizedNames: [(locale: String, name: String)] = [], icon: String?, items: [ActionItem]
+    ) -> (file: DesktopEntryFile, skipped: [Skipped]) {
         var main = DesktopEntryFile.Group(name: DesktopEntryFile.mainGroup)
         main.append(.init(key: "Type", rawValue: "Application"))
         // 1.4, not 1.5: desktop-file-validate of Debian 12 (0.26) knows no 1.5, and we use nothing newer.
         main.append(.init(key: "Version", rawValue: "1.4"))
-        main.append(.init(key: "Name", rawValue: Self.escapedDisplayText(name.isEmpty ? app : name)))
+        let name = name.isEmpty ? app : name
+        main.append(.init(key: "Name", rawValue: Self.escapedDisplayText(name)))
+        for (locale, localized) in localizedNames {
+            main.append(.init(key: "Name", locale: locale, rawValue: Self.escapedDisplayText(localized.isEmpty ? name : localized)))
+        }
         if let icon = icon.flatMap(Self.escapedIcon) {
             main.append(.init(key: "Icon", rawValue: icon))
         }

@@ -85,7 +85,9 @@ struct EntrySync {
                 removeOurs(target, app: app.id)
                 return nil
             }
-            composed = composer.generated(app: app.id, name: app.name, icon: app.icon, items: actionItems)
+            composed = composer.generated(
+                app: app.id, name: defaultName(app, properties), localizedNames: localizedNames(properties, languages: languages),
+                icon: app.icon, items: actionItems)
         }
         for skipped in composed.skipped {
             logOnce("skip \(app.id) \(skipped.itemID)", "\(app.id): \(skipped)")
@@ -103,6 +105,25 @@ struct EntrySync {
         entry.showsItems = true
         entry.path = target
         return entry
+    }
+
+    /// The app's name for `Name=`: DisplayNames' "C" entry (no particular language); a broker
+    /// without it gives ListApplications' name, in its own locale.
+    private func defaultName(_ app: ListedApplication, _ properties: [String: Value]) -> String {
+        properties[BrokerAPI.Property.displayNames]?.dictionary?[.string(Self.defaultLocale)]?.string ?? app.name
+    }
+
+    /// `Name[xx]=` of a generated entry: DisplayNames, by key locale.
+    private func localizedNames(_ properties: [String: Value], languages: [String]) -> [(locale: String, name: String)] {
+        let names = properties[BrokerAPI.Property.displayNames]?.dictionary ?? [:]
+        var result: [(locale: String, name: String)] = []
+        for language in languages {
+            guard let key = DesktopLocale.key(forLanguage: language), !result.contains(where: { $0.locale == key }),
+                  let name = names[.string(language)]?.string
+            else { continue }
+            result.append((key, name))
+        }
+        return result
     }
 
     /// The items with their titles in every language the bundle has, matched by item id.

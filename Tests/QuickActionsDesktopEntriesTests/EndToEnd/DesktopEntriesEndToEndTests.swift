@@ -249,7 +249,8 @@ import Testing
     }
 
     @Test func anAppWithoutAnEntryGetsOneOfItsOwnThatPicksItsItems() async throws {
-        let broker = try await DesktopBroker()
+        // A German broker: the entry's plain Name is still the bundle's own, Name[de] the German.
+        let broker = try await DesktopBroker(environment: ["LC_ALL": "de_DE.UTF-8"])
         defer { broker.stop() }
         let text = try await Self.contactsWithFavorites(broker)
         #expect(try await broker.connectionsOfTheBroker() == 2, "the broker's and its bridge's")
@@ -260,5 +261,9 @@ import Testing
         let info = try await EntryTools.info(["info", Self.contactsEntry], environment: broker.gioEnvironment())
         #expect(info.filename == broker.userPath(Self.contactsEntry))
         #expect(info.name == "Contacts")
+        #expect(info.actions?.map(\.name) == ["Search", "Share", "Mia Schneider", "Emma Wagner"])
+        let german = try await EntryTools.info(["info", Self.contactsEntry], environment: broker.gioEnvironment(language: "de"))
+        #expect(german.name == "Kontakte")
+        #expect(german.actions?.map(\.name) == ["Suchen", "Teilen", "Mia Schneider", "Emma Wagner"])
     }
 }

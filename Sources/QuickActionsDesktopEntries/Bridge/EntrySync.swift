@@ -47,7 +47,7 @@ struct EntrySync {
         // An id change (the bundle now names another entry) leaves our old file behind.
         if let old = previous?.path, old != target { removeOurs(old, app: app.id) }
 
-        switch GeneratedMark.status(of: AtomicFile.read(target)) {
+        switch GeneratedMark.status(ofFileAt: target) {
         case .foreign:
             logOnce("foreign \(target)", "\(target) is not ours (no QuickActions mark): left alone, \(app.id)'s items are not added to it")
             return entry
@@ -64,7 +64,7 @@ struct EntrySync {
         let composed: (file: DesktopEntryFile, skipped: [EntryComposer.Skipped])
         // A file of ours is never an original (a data folder listed twice, once through a
         // symlink to $XDG_DATA_HOME, would otherwise make us copy our own copy).
-        if let originalPath = directories.original(of: id, skipping: { GeneratedMark.status(of: AtomicFile.read($0)) != .foreign }) {
+        if let originalPath = directories.original(of: id, skipping: { GeneratedMark.status(ofFileAt: $0) != .foreign }) {
             guard let original = readOriginal(originalPath, app: app.id) else {
                 removeOurs(target, app: app.id)
                 return entry
@@ -147,7 +147,8 @@ struct EntrySync {
 
     /// The original, parsed, or nil (logged once) when it cannot carry our actions.
     private func readOriginal(_ path: String, app: String) -> DesktopEntryFile? {
-        guard let bytes = AtomicFile.read(path) else {
+        // Packages and alternatives often install originals as symbolic links: follow them.
+        guard let bytes = AtomicFile.read(path, followingSymlinks: true) else {
             logOnce("unreadable \(path)", "cannot read \(path); \(app) gets no actions there")
             return nil
         }
@@ -180,7 +181,7 @@ struct EntrySync {
 
     /// Removes `path` if it is our unedited file for `app`.
     func removeOurs(_ path: String, app: String) {
-        guard GeneratedMark.status(of: AtomicFile.read(path)) == .ours(app: app) else { return }
+        guard GeneratedMark.status(ofFileAt: path) == .ours(app: app) else { return }
         do {
             if try AtomicFile.remove(path) { log("removed \(path)") }
         } catch {
@@ -200,7 +201,7 @@ struct EntrySync {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
         return names.filter { $0.hasSuffix(".desktop") }.sorted().compactMap { name in
             let path = folder + "/" + name
-            if case .ours(let app) = GeneratedMark.status(of: AtomicFile.read(path)) { return (path, app) }
+            if case .ours(let app) = GeneratedMark.status(ofFileAt: path) { return (path, app) }
             return nil
         }
     }

@@ -73,10 +73,10 @@ public enum AtomicFile {
         return true
     }
 
-    /// The file's bytes, or nil when it cannot be read (absent, a folder, unreadable) or is
-    /// bigger than a desktop entry may be.
-    public static func read(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+    /// The file's bytes, or nil when it cannot be read (absent, a folder, unreadable, a
+    /// symbolic link unless `followingSymlinks`) or is bigger than a desktop entry may be.
+    public static func read(_ path: String, followingSymlinks: Bool = false) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | (followingSymlinks ? 0 : O_NOFOLLOW))
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var status = stat()

@@ -1,3 +1,5 @@
+import Glibc
+
 /// What marks a file as the bridge's own, and unedited since it wrote it.
 ///
 /// Every file the bridge writes carries, in `[Desktop Entry]`:
@@ -42,6 +44,16 @@ public enum GeneratedMark {
             group.append(.init(key: hashKey, rawValue: hash(unhashed)))
         }
         return file.text
+    }
+
+    /// The status of what is at `path` in the user's folder: nothing; something that is not a
+    /// regular file we can read (a symbolic link, a folder: the user's, never replaced); or
+    /// a file, judged by its content.
+    public static func status(ofFileAt path: String) -> Status {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return errno == ENOENT ? .absent : .foreign }
+        guard (info.st_mode & S_IFMT) == S_IFREG, let bytes = AtomicFile.read(path) else { return .foreign }
+        return status(of: bytes)
     }
 
     /// The status of the file whose bytes are `bytes` (nil: no file).

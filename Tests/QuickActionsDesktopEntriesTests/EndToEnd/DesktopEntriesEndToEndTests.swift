@@ -161,6 +161,19 @@ import Testing
         #expect(info.actions?.map(\.name) == ["Set titles", "Two"], "a copy of our copy would keep the old actions")
     }
 
+    @Test func anOriginalInstalledAsASymbolicLinkIsCopied() async throws {
+        let name = "\(DesktopBroker.titles).desktop"
+        let broker = try await DesktopBroker(
+            bundles: [DesktopBroker.titlesBundle()], originals: ["titles-real.desktop.in": DesktopBroker.original(name: "Linked Titles")])
+        defer { broker.stop() }
+        try FileManager.default.createSymbolicLink(
+            atPath: broker.system.appendingPathComponent("applications/\(name)").path, withDestinationPath: "titles-real.desktop.in")
+        try await broker.setTitles(["One"])
+        let text = try await broker.waitForFile(name, "copies the linked original") { $0.contains("Name=One") }
+        #expect(text.contains("Name=Linked Titles"))
+        try await EntryTools.expectValid(broker.userPath(name))
+    }
+
     @Test func aDBusActivatableOriginalIsSkippedAndSaysWhyOnce() async throws {
         let name = "\(DesktopBroker.titles).desktop"
         let broker = try await DesktopBroker(

@@ -36,6 +36,21 @@ import Testing
         #expect(GeneratedMark.status(of: nil) == .absent)
     }
 
+    @Test func aSymbolicLinkOrAFolderInTheUsersFolderIsTheUsers() throws {
+        let folder = try TemporaryDirectory.make(prefix: "qa-mark")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let ours = folder.appendingPathComponent("ours.desktop").path
+        try GeneratedMark.marked(Self.file, app: "com.example.a").write(toFile: ours, atomically: true, encoding: .utf8)
+        #expect(GeneratedMark.status(ofFileAt: ours) == .ours(app: "com.example.a"))
+        let link = folder.appendingPathComponent("link.desktop").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: ours)
+        #expect(GeneratedMark.status(ofFileAt: link) == .foreign, "even a link to our own file")
+        let sub = folder.appendingPathComponent("sub.desktop").path
+        try FileManager.default.createDirectory(atPath: sub, withIntermediateDirectories: true)
+        #expect(GeneratedMark.status(ofFileAt: sub) == .foreign)
+        #expect(GeneratedMark.status(ofFileAt: folder.appendingPathComponent("none.desktop").path) == .absent)
+    }
+
     @Test func markingTwiceGivesTheSameText() throws {
         let once = try GeneratedMark.marked(Self.file, app: "com.example.a")
         let twice = try GeneratedMark.marked(try DesktopEntryParser.parse(once), app: "com.example.a")

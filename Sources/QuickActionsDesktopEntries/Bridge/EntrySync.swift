@@ -96,7 +96,7 @@ struct EntrySync {
             let text = try GeneratedMark.marked(composed.file, app: app.id)
             try AtomicFile.makeFolder(directories.userApplications)
             if try AtomicFile.write(text, to: target, temporaryFolder: Self.scratchFolder(directories)) {
-                log("wrote \(target): \(composed.file.groups.count - 1) actions for \(app.id)")
+                log("wrote \(target): \(actionItems.count - composed.skipped.count) items of \(app.id) as actions")
             }
         } catch {
             log("cannot write \(target): \(error)")

@@ -26,6 +26,12 @@ public final class Broker: Sendable {
     let configuration: BrokerConfiguration
     let log: Log
     let store: DynamicItemStore
+    let lastSeen: LastSeenRecords
+    /// The plugin directories the last scan could not list (path → reason),
+    /// so a rescan logs only what changed.
+    let unlistedDirectories = Locked<[String: String]>([:])
+    /// The last-seen records could not be written (logged once, until they can).
+    let lastSeenUnwritable = Locked(false)
     let connection: Connection
     /// Where a resumed plugin's perform runs: on the bus thread right after
     /// its message, when the plugin's queue is idle (no thread hand-off per
@@ -49,26 +55,43 @@ public final class Broker: Sendable {
 
     /// Reads the plugin directories and the stored dynamic items (loading no
     /// plugin), then connects to the bus. The name is taken by `run()`.
+    ///
+    /// No state file can stop it: a state directory that cannot hold files,
+    /// a crash journal or crash-count file of the wrong kind or corrupt, is
+    /// logged (file and reason) and moved aside or bypassed. Only the bus can
+    /// fail it.
     public init(configuration: BrokerConfiguration) throws {
         self.configuration = configuration
         log = Log(verbose: configuration.verbose)
         store = DynamicItemStore(directory: configuration.stateDirectory)
-        try FileManager.default.createDirectory(at: configuration.stateDirectory, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
-        let (journal, interrupted) = try CrashJournal.open(in: configuration.stateDirectory)
-        self.journal = journal
-        quarantine = Locked(Quarantine.load(from: configuration.stateDirectory))
+        lastSeen = LastSeenRecords(stateDirectory: configuration.stateDirectory)
+        if let problem = StateFile.prepareDirectory(configuration.stateDirectory.path) {
+            log(.warning, "state directory \(configuration.stateDirectory.path): \(problem); dynamic items will not persist "
+                + "(they are served until the broker stops), nor will crash counts")
+        }
+        let opened = CrashJournal.open(in: configuration.stateDirectory)
+        for problem in opened.problems { log(.warning, "crash journal \(problem)") }
+        journal = opened.journal
+        let loaded = Quarantine.load(from: configuration.stateDirectory)
+        for problem in loaded.problems { log(.warning, "crash counts \(problem)") }
+        quarantine = Locked(loaded.quarantine)
         connection = try Connection(configuration.bus)
         runAfterCurrentMessage = { [connection] work in connection.runAfterCurrentMessage(work) }
         let scan = PluginDirectories.scan(configuration.pluginDirectories)
         report(scan.diagnostics)
+        reportUnlisted(scan.unlisted)
         var initial = Catalog()
         for bundle in scan.bundles {
             initial.set(AppSnapshot(bundle: bundle, dynamicItems: loadStoredItems(bundle.appID)))
         }
         catalog.withLock { $0 = initial }
-        pruneStore(keeping: Set(scan.bundles.map(\.appID)))
-        blame(interrupted, in: initial)
+        do {
+            try store.removeStaleTemporaryFiles()
+        } catch {
+            log(.warning, "cannot clean up \(store.directory.path): \(error)")
+        }
+        applyRetention(after: scan)
+        blame(opened.interrupted, in: initial)
         log(.info, "found \(scan.bundles.count) app(s) in \(configuration.pluginDirectories.map(\.path).joined(separator: ":"))")
     }
 
@@ -76,8 +99,11 @@ public final class Broker: Sendable {
     /// the loss of the name or of the bus. Returns the process exit status.
     public func run() async throws -> Int32 {
         connection.onDisconnect { [weak self] error in
-            self?.log(.error, "lost the bus (\(error.message)); exiting so the supervisor restarts the broker")
-            self?.finish(status: 1)
+            guard let self else { return }
+            // Our own close after a clean stop also ends here: that is no loss.
+            guard !stopping.load(ordering: .acquiring), !hasFinished else { return }
+            log(.error, "lost the bus (\(error.message)); exiting so the supervisor restarts the broker")
+            finish(status: 1)
         }
         try exportObjects()
         let owners = try await connection.watchNameOwners { [weak self] name, _, newOwner in
@@ -122,6 +148,9 @@ public final class Broker: Sendable {
     public func close() {
         connection.close()
     }
+
+    /// True once `run()` has its exit status.
+    var hasFinished: Bool { exitStatus.withLock { $0 != nil } }
 
     /// Ends `run()` with `status`; the first call wins.
     func finish(status: Int32) {
@@ -213,17 +242,6 @@ public final class Broker: Sendable {
         let loaded = store.load(appID)
         report(loaded.diagnostics)
         return loaded.items
-    }
-
-    func pruneStore(keeping ids: Set<AppID>) {
-        do {
-            let removed = try store.prune(keeping: ids)
-            for id in removed {
-                log(.info, "removed stored items of \(id.rawValue): its bundle is gone")
-            }
-        } catch {
-            log(.warning, "cannot clean up \(store.directory.path): \(error)")
-        }
     }
 
     func report(_ diagnostics: [Diagnostic]) {

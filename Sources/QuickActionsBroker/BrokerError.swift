@@ -6,6 +6,8 @@ extension ErrorName {
     public static let unknownItem: ErrorName = "org.quickactions.Error.UnknownItem"
     public static let pluginFailed: ErrorName = "org.quickactions.Error.PluginFailed"
     public static let performTimeout: ErrorName = "org.quickactions.Error.Timeout"
+    /// ForgetApplication was asked to forget an app whose bundle is installed.
+    public static let applicationInstalled: ErrorName = "org.quickactions.Error.ApplicationInstalled"
 }
 
 extension DBusError {

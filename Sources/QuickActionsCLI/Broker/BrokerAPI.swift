@@ -15,6 +15,7 @@ public enum BrokerAPI {
         public static let unknownItem = "org.quickactions.Error.UnknownItem"
         public static let pluginFailed = "org.quickactions.Error.PluginFailed"
         public static let timeout = "org.quickactions.Error.Timeout"
+        public static let applicationInstalled = "org.quickactions.Error.ApplicationInstalled"
     }
 
     /// The signals `watch` follows.

@@ -46,6 +46,8 @@ public enum BrokerErrorMapping {
             return .pluginFailed(message)
         case BrokerAPI.Errors.timeout:
             return .pluginFailed(message)
+        case BrokerAPI.Errors.applicationInstalled:
+            return .failed(message)
         case ErrorName.invalidArgs.rawValue:
             return .usage(UsageError("the broker rejected \(what): \(message)"))
         case _ where notRunning.contains(name):

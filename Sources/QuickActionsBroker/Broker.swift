@@ -48,6 +48,9 @@ public final class Broker: Sendable {
     private let ownerWatch = Locked<SignalSubscription?>(nil)
     private let nameLostWatch = Locked<SignalSubscription?>(nil)
     private let watcher = Locked<PluginWatcher?>(nil)
+    /// Rescans once a day, so a broker that runs for weeks applies the
+    /// retention rule too.
+    private let dailyCheck = DailyTimer()
     private let ended = Locked<CheckedContinuation<Int32, Never>?>(nil)
     private let exitStatus = Locked<Int32?>(nil)
     private let signalSources = SignalSources()
@@ -133,6 +136,7 @@ public final class Broker: Sendable {
         if configuration.watchDirectories {
             startWatching()
         }
+        startDailyCheck()
         installSignalHandlers()
         return await withCheckedContinuation { continuation in
             let already = exitStatus.withLock { status -> Int32? in
@@ -181,6 +185,7 @@ public final class Broker: Sendable {
                 log(.warning, "a plugin did not return from will-resign within 5 s; stopping without it")
             }
             watcher.withLock { $0?.stop() }
+            dailyCheck.cancel()
             let release = DispatchSemaphore(value: 0)
             Task { [connection] in
                 try? await connection.releaseName(Self.busName)
@@ -203,6 +208,10 @@ public final class Broker: Sendable {
             source.resume()
             signalSources.keep(source)
         }
+    }
+
+    private func startDailyCheck() {
+        dailyCheck.start(on: scanQueue) { [weak self] in self?.rescanNow(reason: "the daily check") }
     }
 
     private func startWatching() {
@@ -282,6 +291,26 @@ final class PluginSlot: Sendable {
     var plugin: LoadedPlugin? { loaded.withLock { $0 } }
 
     func set(_ plugin: LoadedPlugin) { loaded.withLock { $0 = plugin } }
+}
+
+/// A timer that fires once a day.
+final class DailyTimer: @unchecked Sendable {
+    // @unchecked Sendable: `timer` is only read or written under `lock`;
+    // Dispatch sources may be cancelled from any thread.
+    private let lock = NSLock()
+    private var timer: (any DispatchSourceTimer)?
+
+    func start(on queue: DispatchQueue, _ handler: @escaping @Sendable () -> Void) {
+        let made = DispatchSource.makeTimerSource(queue: queue)
+        made.schedule(deadline: .now() + .seconds(86_400), repeating: .seconds(86_400), leeway: .seconds(600))
+        made.setEventHandler(handler: handler)
+        made.resume()
+        lock.withLock { timer = made }
+    }
+
+    func cancel() {
+        lock.withLock { timer?.cancel() }
+    }
 }
 
 /// Keeps the signal sources alive for the broker's lifetime.

@@ -188,6 +188,47 @@ import Testing
         #expect(try Data(contentsOf: Self.itemsFile(harness)) == bytes)
     }
 
+    /// The broker out of file descriptors (EMFILE) while it rescans: the
+    /// listing fails, the app stays as it was, and nothing moves towards
+    /// removal. The broker's RLIMIT_NOFILE is lowered with prlimit to its
+    /// lowest free descriptor, so its very next open fails.
+    @Test func aListingThatRunsOutOfDescriptorsKeepsTheAppAndItsItems() async throws {
+        let harness = try await BrokerHarness(bundles: [Apps.swift])
+        defer { harness.stop() }
+        let bytes = try await Self.seed(harness, extraArguments: ["--forget-unseen-days", "30"])
+        let before = try await Self.getItems(harness)
+        harness.process.stop()
+        try Self.writeLastSeen(harness, secondsAgo: Self.days(40))
+        try await harness.restart(extraArguments: ["--forget-unseen-days", "30"])
+        // The restart saw the app: its record is now. Age it again while it runs.
+        try Self.writeLastSeen(harness, secondsAgo: Self.days(40))
+        let record = try Data(contentsOf: Self.lastSeenFile(harness))
+        let pid = try #require(harness.process.pid)
+        let open = Set(try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").compactMap(Int.init))
+        let lowestFree = (0...).first { !open.contains($0) } ?? open.count
+        let original = try await Command.run("prlimit", ["--pid", "\(pid)", "--nofile", "--output=SOFT", "--noheadings", "--raw"])
+        let soft = original.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try #require(original.status == 0 && !soft.isEmpty, "\(original)")
+        // Only the soft limit: raising it back needs no privilege.
+        let limited = try await Command.run("prlimit", ["--pid", "\(pid)", "--nofile=\(lowestFree):"])
+        try #require(limited.status == 0, "\(limited)")
+
+        try await Self.reload(harness)
+        #expect(harness.log.contains("cannot be listed: Too many open files"), "\(harness.log)")
+        #expect(try await Self.applications(harness) == [Self.app], "an unlisted folder's app stays")
+        #expect(try await Self.getItems(harness) == before)
+        #expect(!harness.log.contains("removed"), "\(harness.log)")
+
+        let restored = try await Command.run("prlimit", ["--pid", "\(pid)", "--nofile=\(soft):"])
+        try #require(restored.status == 0, "\(restored)")
+        #expect(try Data(contentsOf: Self.itemsFile(harness)) == bytes)
+        #expect(try Data(contentsOf: Self.lastSeenFile(harness)) == record, "no sighting was recorded while blind")
+        try await Self.reload(harness)
+        #expect(harness.log.contains("can be listed again"), "\(harness.log)")
+        #expect(try await Self.getItems(harness) == before)
+        #expect(try Data(contentsOf: Self.itemsFile(harness)) == bytes)
+    }
+
     /// The rule at its edge: unseen for just under the period, kept; just
     /// over, removed with a log line naming the app, its last sighting and
     /// the option.

@@ -11,8 +11,9 @@ import QuickActionsModel
 /// scan read the bundle; every scan moves the seen apps' records forward
 /// (`LastSeenRecords`). The rule is applied only after a scan that listed
 /// every plugin directory and read every bundle folder in them: a listing
-/// that failed (missing folder, EMFILE, EACCES, not a folder) never counts
-/// as "not seen".
+/// that failed (EMFILE, EACCES, not a folder, or a folder that some broker
+/// listed before and is missing now) never counts as "not seen". Only a
+/// default folder that no broker ever listed may be missing.
 extension Broker {
     /// Moves the seen apps' records forward, then, after a complete scan,
     /// removes what the retention rule says. Runs in `init` and on the scan
@@ -28,6 +29,14 @@ extension Broker {
                 failure = failure ?? error
             }
         }
+        let unlistedPaths = Set(scan.unlisted.map(\.directory.path))
+        for directory in configuration.pluginDirectories where !unlistedPaths.contains(directory.path) {
+            do {
+                try lastSeen.markListed(directory.path)
+            } catch {
+                failure = failure ?? error
+            }
+        }
         let wasUnwritable = lastSeenUnwritable.withLock { flag in
             defer { flag = failure != nil }
             return flag
@@ -38,9 +47,15 @@ extension Broker {
         }
         let days = configuration.forgetUnseenDays
         guard days > 0 else { return }
-        guard scan.isComplete else {
-            let unlisted = scan.unlisted.map(\.directory.path) + scan.unreadableBundles.map(\.path)
-            log(.debug, "retention check skipped: \(unlisted.joined(separator: ", ")) could not be read")
+        // Unknown is not absent: a folder that failed to list, one that was
+        // listed once and is missing now (moved away), or a bundle that could
+        // not be read stops the rule. A default folder that never existed
+        // holds nothing.
+        let unknown = scan.unlisted.filter { !$0.missing || lastSeen.wasListed($0.directory.path) }.map(\.directory.path)
+            + scan.unreadableBundles.map(\.path)
+        guard unknown.isEmpty, failure == nil else {
+            let what = unknown.isEmpty ? "the records cannot be written" : "\(unknown.joined(separator: ", ")) could not be read"
+            log(.debug, "retention check skipped: \(what)")
             return
         }
         let candidates: Set<AppID>

@@ -69,6 +69,21 @@ import Testing
         #expect(records.read(Self.app) == .seen(7))
     }
 
+    @Test func aListedDirectoryIsRememberedAcrossInstances() throws {
+        let directory = try TemporaryDirectory()
+        let records = LastSeenRecords(stateDirectory: directory.url)
+        #expect(!records.wasListed("/srv/plugins"))
+        try records.markListed("/srv/plugins")
+        try records.markListed("/srv/plugins")
+        #expect(records.wasListed("/srv/plugins"))
+        let later = LastSeenRecords(stateDirectory: directory.url)
+        #expect(later.wasListed("/srv/plugins"))
+        #expect(!later.wasListed("/srv/other"))
+        let file = records.listedDirectories.appendingPathComponent(LastSeenRecords.fileName(forDirectory: "/srv/plugins"))
+        #expect(try String(contentsOf: file, encoding: .utf8) == "/srv/plugins\n")
+        #expect(try records.recordedAppIDs() == [], "directory records are not app records")
+    }
+
     @Test func aRecordOfTheWrongKindIsUnusableAndNeverBlocks() throws {
         let directory = try TemporaryDirectory()
         let records = LastSeenRecords(stateDirectory: directory.url)

@@ -243,7 +243,10 @@ import Testing
         try Self.writeLastSeen(harness, over, secondsAgo: Self.days(3) + minute)
         try Self.writeLastSeen(harness, Self.app, secondsAgo: Self.days(300))
 
-        try await harness.restart(extraArguments: ["--forget-unseen-days", "3"])
+        // A plugin folder no broker ever listed holds nothing: it does not stop the rule.
+        let neverThere = harness.directory.appendingPathComponent("never-there").path
+        try await harness.restart(extraArguments: ["--forget-unseen-days", "3", "--plugins", neverThere])
+        #expect(harness.log.contains("plugin directory \(neverThere) cannot be listed: No such file or directory"))
         #expect(try Data(contentsOf: Self.itemsFile(harness, under)) == bytes)
         #expect(FileManager.default.fileExists(atPath: Self.lastSeenFile(harness, under).path))
         #expect(!FileManager.default.fileExists(atPath: Self.itemsFile(harness, over).path))

@@ -31,12 +31,67 @@ public final class LastSeenRecords: Sendable {
     /// The most bytes a record may have.
     static let maximumFileSize = 64
 
+    /// `<state dir>/listed-directories`: one file per plugin directory some broker listed once.
+    public let listedDirectories: URL
+    public static let listedFolderName = "listed-directories"
+
     /// What this process last wrote or read per app, to skip rewrites within `refreshInterval`.
     private let written = Locked<[AppID: Int64]>([:])
+    /// The plugin directories known to have been listed.
+    private let listed = Locked<Set<String>>([])
 
     public init(stateDirectory: URL) {
         directory = stateDirectory.appendingPathComponent(Self.folderName, isDirectory: true)
+        listedDirectories = stateDirectory.appendingPathComponent(Self.listedFolderName, isDirectory: true)
     }
+
+    // MARK: Plugin directories
+
+    /// Records that the plugin directory at `path` was listed. A directory that some broker
+    /// listed once and that is missing now was moved or removed: its apps are unknown. One that
+    /// no broker ever listed (a default XDG folder that never existed) holds nothing.
+    /// Written once per directory: `listed-directories/<FNV-1a 64 of the path, hex>`, holding
+    /// the path and a newline.
+    public func markListed(_ path: String) throws(StoreError) {
+        if listed.withLock({ $0.contains(path) }) { return }
+        if !wasListed(path) {
+            let file = listedDirectories.appendingPathComponent(Self.fileName(forDirectory: path)).path
+            let temporary = listedDirectories.appendingPathComponent(".tmp-\(getpid())").path
+            do throws(SystemCallError) {
+                try StateFileSystem.makeDirectory(listedDirectories.path)
+                try StateFileSystem.writeSynced(Array((path + "\n").utf8), to: temporary)
+                try StateFileSystem.renameFile(temporary, to: file)
+            } catch {
+                _ = try? StateFileSystem.removeFile(temporary)
+                throw .system(error)
+            }
+        }
+        listed.withLock { _ = $0.insert(path) }
+    }
+
+    /// True when some broker using this state directory listed the plugin directory at `path`.
+    /// An unreadable record counts as listed (the careful answer).
+    public func wasListed(_ path: String) -> Bool {
+        if listed.withLock({ $0.contains(path) }) { return true }
+        let file = listedDirectories.appendingPathComponent(Self.fileName(forDirectory: path)).path
+        switch StateFile.read(file, limit: 8192) {
+        case .missing: return false
+        // Another path with the same hash, or a damaged record, also counts: the careful answer.
+        case .contents, .unusable: return true
+        }
+    }
+
+    static func fileName(forDirectory path: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in path.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        let digits = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    // MARK: Apps
 
     /// What a record holds.
     public enum Reading: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import DBus
+import QuickActionsAPI
 import QuickActionsModel
 
 /// The `a{sv}` options of GetItems, GetAllItems and Perform, checked once at
@@ -10,6 +11,7 @@ struct CallOptions: Sendable {
     var timeoutMilliseconds: UInt32?
     var arguments: UserInfo = [:]
     var activationToken: String?
+    var itemID: String?
 
     init(_ value: Value) throws(DBusError) {
         guard case .dictionary(.string, .variant, let entries) = value else {
@@ -41,6 +43,9 @@ struct CallOptions: Sendable {
             case "activation-token":
                 guard case .string(let text) = option else { throw Self.wrongType(key, "s", option) }
                 activationToken = text
+            case BrokerAPI.Option.itemID:
+                guard case .string(let text) = option else { throw Self.wrongType(key, "s", option) }
+                itemID = text
             default:
                 continue
             }

@@ -1,4 +1,5 @@
 import DBus
+import QuickActionsAPI
 
 /// The `a{sv}` options of the broker's calls, built only from what was given.
 public struct RequestOptions: Sendable, Equatable {
@@ -8,9 +9,12 @@ public struct RequestOptions: Sendable, Equatable {
     /// The `arguments` dictionary (`a{sv}`), passed to the plugin as caller data.
     public var arguments: Value?
     public var activationToken: String?
+    /// Perform only: exactly the item with this id.
+    public var itemID: String?
 
     public init(locale: String? = nil, limit: UInt32? = nil, timeoutMilliseconds: UInt32? = nil,
-                arguments: Value? = nil, activationToken: String? = nil) {
+                arguments: Value? = nil, activationToken: String? = nil, itemID: String? = nil) {
+        self.itemID = itemID
         self.locale = locale
         self.limit = limit
         self.timeoutMilliseconds = timeoutMilliseconds
@@ -24,11 +28,12 @@ public struct RequestOptions: Sendable, Equatable {
         func add(_ key: String, _ value: Value) {
             entries.append(DictionaryEntry(.string(key), .variant(value)))
         }
-        if let locale { add("locale", .string(locale)) }
-        if let limit { add("limit", .uint32(limit)) }
-        if let timeoutMilliseconds { add("timeout-ms", .uint32(timeoutMilliseconds)) }
-        if let arguments { add("arguments", arguments) }
-        if let activationToken { add("activation-token", .string(activationToken)) }
+        if let locale { add(BrokerAPI.Option.locale, .string(locale)) }
+        if let limit { add(BrokerAPI.Option.limit, .uint32(limit)) }
+        if let timeoutMilliseconds { add(BrokerAPI.Option.timeoutMilliseconds, .uint32(timeoutMilliseconds)) }
+        if let arguments { add(BrokerAPI.Option.arguments, arguments) }
+        if let activationToken { add(BrokerAPI.Option.activationToken, .string(activationToken)) }
+        if let itemID { add(BrokerAPI.Option.itemID, .string(itemID)) }
         return .dictionary(key: .string, value: .variant, entries)
     }
 }

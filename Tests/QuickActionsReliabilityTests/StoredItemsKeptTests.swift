@@ -94,6 +94,26 @@ import Testing
         #expect(!harness.log.contains("error:"), "\(harness.log)")
     }
 
+    /// Without Reload: the watcher sees the folder go, and sees a new one
+    /// made in its place (it waits on the parent while the folder is missing).
+    @Test func aPluginFolderRemovedAndMadeAgainIsSeenWithoutAReload() async throws {
+        let harness = try await BrokerHarness(bundles: [Apps.swift])
+        defer { harness.stop() }
+        let bytes = try await Self.seed(harness)
+        let before = try await Self.getItems(harness)
+        let saved = harness.directory.appendingPathComponent("plugins-copy")
+        try FileManager.default.copyItem(at: harness.pluginDirectory, to: saved)
+        try FileManager.default.removeItem(at: harness.pluginDirectory)
+        #expect(await eventually { (try? await Self.applications(harness))?.isEmpty == true }, "\(harness.log)")
+        try FileManager.default.createDirectory(at: harness.pluginDirectory, withIntermediateDirectories: false)
+        let bundle = "\(Self.app).bundle"
+        try FileManager.default.copyItem(at: saved.appendingPathComponent(bundle),
+                                         to: harness.pluginDirectory.appendingPathComponent(bundle))
+        #expect(await eventually { (try? await Self.applications(harness)) == [Self.app] }, "\(harness.log)")
+        #expect(try await Self.getItems(harness) == before)
+        #expect(try Data(contentsOf: Self.itemsFile(harness)) == bytes)
+    }
+
     @Test func aBrokerWithFewerPluginFoldersNeverDeletesTheOthersItems() async throws {
         let extra = try TemporaryDirectory.make(prefix: "qa-extra-plugins")
         defer { try? FileManager.default.removeItem(at: extra) }

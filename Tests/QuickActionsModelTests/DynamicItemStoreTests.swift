@@ -186,6 +186,17 @@ import Testing
         #expect(try DynamicItemStore(directory: directory.url.appendingPathComponent("missing")).storedAppIDs() == [])
     }
 
+    /// A FIFO where the store writes its temporary file would block a plain open for ever.
+    @Test func aFIFOAtTheTemporaryPathNeitherBlocksNorStopsTheSave() throws {
+        let directory = try TemporaryDirectory()
+        let store = DynamicItemStore(directory: directory.url)
+        let temporary = directory.url.appendingPathComponent(".\(Self.music.rawValue).items.tmp-\(getpid())")
+        #expect(mkfifo(temporary.path, 0o600) == 0)
+        try store.save(Self.newList, for: Self.music)
+        #expect(DynamicItemStore(directory: directory.url).load(Self.music).items == Self.newList)
+        #expect(!FileManager.default.fileExists(atPath: temporary.path))
+    }
+
     @Test func concurrentSavesAndLoadsNeverSeeAMix() throws {
         let directory = try TemporaryDirectory()
         let store = DynamicItemStore(directory: directory.url)

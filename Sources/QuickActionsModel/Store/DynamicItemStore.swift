@@ -173,6 +173,11 @@ public final class DynamicItemStore: Sendable {
         let path = temporaryPath(for: appID)
         do {
             try StateFileSystem.writeSynced(bytes, to: path)
+        } catch where [ENXIO, EINVAL, ELOOP].contains(error.errno) {
+            // Something other than a file where only this process writes (a FIFO, a symlink):
+            // remove it, once, and write a file.
+            try StateFileSystem.removeFile(path)
+            try StateFileSystem.writeSynced(bytes, to: path)
         } catch where error.errno == ENOENT {
             // The directory vanished since it was made: make it again, once.
             directoryReady.withLock { $0 = false }

@@ -22,6 +22,8 @@ declare -A needs=(
   [/usr/lib/$(uname -m)-linux-gnu/girepository-1.0/Gio-2.0.typelib]=gir1.2-glib-2.0
   [zsh]=zsh
   [fish]=fish
+  [prlimit]=util-linux
+  [mount]=mount
 )
 
 missing=()

@@ -60,7 +60,7 @@ final class TitlesPlugin: QuickActionsPlugin {
 extension URL {
     fileprivate func creatingIfMissing() -> URL {
         if !FileManager.default.fileExists(atPath: path) {
-            FileManager.default.createFile(atPath: path, contents: nil)
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
         }
         return self
     }

@@ -44,6 +44,18 @@ import Testing
         try await Self.waitUntil("the change callback") { changes.withLock { $0 } > before }
         #expect(try #require(bridge.desktopEntry(forApp: DesktopBroker.titles)) == ("org.example.TitlesApp.desktop", false))
         #expect(!FileManager.default.fileExists(atPath: directories.userApplications + "/org.example.TitlesApp.desktop"))
+
+        // A restarted broker is followed: its items changes still reach the entry.
+        try DesktopBroker.original(name: "Titles").write(to: system.appendingPathComponent("org.example.TitlesApp.desktop"), atomically: true, encoding: .utf8)
+        try await harness.restart()
+        let json = String(decoding: try JSONEncoder().encode(["After restart"]), as: UTF8.self)
+        let set = try await harness.call("Perform", "ssa{sv}", [DesktopBroker.titles, "set", "1", "arguments", "a{sv}", "1", "titles", "s", json])
+        #expect(set.status == 0, "\(set)")
+        let copy = directories.userApplications + "/org.example.TitlesApp.desktop"
+        try await Self.waitUntil("the entry after the restart") {
+            ((try? String(contentsOfFile: copy, encoding: .utf8)) ?? "").contains("Name=After restart")
+        }
+        #expect(try #require(bridge.desktopEntry(forApp: DesktopBroker.titles)) == ("org.example.TitlesApp.desktop", true))
     }
 
     static func waitUntil(_ what: String, _ condition: () -> Bool) async throws {

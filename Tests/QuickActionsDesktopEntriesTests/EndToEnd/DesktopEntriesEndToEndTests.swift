@@ -20,6 +20,11 @@ import Testing
         defer { broker.stop() }
         let text = try await Self.contactsWithFavorites(broker)
         try await EntryTools.expectValid(broker.userPath(Self.contactsEntry))
+        // Each action has its item's icon, as the broker lists it.
+        let file = try DesktopEntryParser.parse(text)
+        let listed = try await broker.listedIcons(DesktopBroker.contacts)
+        #expect(listed.count == 4 && listed.allSatisfy { $0 != nil })
+        #expect((1...4).map { file.group("Desktop Action quickactions-\($0)")?.value("Icon") } == listed)
         // Every line of the original is kept.
         for line in DesktopBroker.original(name: "Contacts", extra: "Name[de]=Kontakte").split(separator: "\n") {
             #expect(text.contains(line + "\n"), "lost \(line)")

@@ -110,6 +110,16 @@ final class DesktopBroker: @unchecked Sendable {
         return peers.filter { ($0["pid"] as? Int) == Int(pid) }.count
     }
 
+    /// The icons of an app's items as GetItems lists them (busctl), in order.
+    func listedIcons(_ app: String) async throws -> [String?] {
+        let result = try await harness.call("GetItems", "sa{sv}", [app, "0"])
+        guard result.status == 0,
+              let reply = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
+              let items = (reply["data"] as? [Any])?.first as? [[String: Any]]
+        else { throw TestSupportError("GetItems: \(result)") }
+        return items.map { ($0["icon"] as? [String: Any])?["data"] as? String }
+    }
+
     /// Makes the Titles plugin publish one dynamic item per title.
     func setTitles(_ titles: [String]) async throws {
         let json = String(decoding: try JSONEncoder().encode(titles), as: UTF8.self)

@@ -41,8 +41,10 @@ enum EntryTools {
         var env = ProcessInfo.processInfo.environment
         env["XDG_DATA_HOME"] = home
         env["XDG_DATA_DIRS"] = dirs.joined(separator: ":")
+        // GLib picks Name[xx] by g_get_language_names(), which reads LANGUAGE first; a UTF-8
+        // LC_ALL keeps the titles' non-ASCII characters as they are.
         env["LANGUAGE"] = language
-        env["LC_ALL"] = language == "C" ? "C.UTF-8" : "C.UTF-8"
+        env["LC_ALL"] = "C.UTF-8"
         env["LANG"] = "C.UTF-8"
         // GLib would otherwise try the host's session bus for its own services.
         env["DBUS_SESSION_BUS_ADDRESS"] = bus ?? "unix:path=/nonexistent"

@@ -66,7 +66,13 @@ var package = Package(
             dependencies: ["DBus", "QuickActionsAPI", "QuickActionsModel", "QuickActionsHost", "Locking"],
             swiftSettings: strict
         ),
-        .executableTarget(name: "quickactionsd", dependencies: ["QuickActionsBroker"], swiftSettings: strict),
+        // MARK: Bridges
+        // Desktop entry actions (issue 15): every app's items on its icon, in every freedesktop desktop.
+        .target(name: "QuickActionsDesktopEntries", dependencies: ["DBus", "QuickActionsAPI", "Locking"], swiftSettings: strict),
+
+        .executableTarget(
+            name: "quickactionsd", dependencies: ["QuickActionsBroker", "QuickActionsDesktopEntries", "DBus", "Locking"],
+            swiftSettings: strict),
         // The launcher CLI's logic (argument parsing, broker client, output), testable as a library.
         .target(name: "QuickActionsCLI", dependencies: ["DBus", "QuickActionsAPI", "Locking"], swiftSettings: strict),
         .executableTarget(name: "quickactions", dependencies: ["QuickActionsCLI"], swiftSettings: strict),
@@ -121,6 +127,11 @@ var package = Package(
         .testTarget(name: "DocumentationTests", dependencies: ["QuickActionsTestSupport"], swiftSettings: strict),
         // `make install` / `make uninstall` into a temporary DESTDIR.
         .testTarget(name: "InstallTests", dependencies: ["QuickActionsTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "QuickActionsDesktopEntriesTests",
+            dependencies: ["QuickActionsDesktopEntries", "QuickActionsTestSupport", "DBus"],
+            exclude: ["Scripts"],
+            swiftSettings: strict),
         .testTarget(name: "BenchmarkTests", dependencies: ["QuickActionsTestSupport"], swiftSettings: strict),
     ]
 )
@@ -141,6 +152,7 @@ let testPlugins: [(name: String, folder: String, language: String)] = [
     ("QATestCrashPlugin", "CrashPlugin", "c"),
     ("QATestFast", "Fast", "c"),
     ("QATestChurn", "Churn", "swift"),
+    ("QATestTitles", "Titles", "swift"),
     ("QABenchPlugin", "BenchPlugin", "c"),
 ]
 /// A plugin as a dynamic library product: Swift plugins on the SDK, C plugins on the header alone.

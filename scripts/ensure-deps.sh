@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building and testing QuickActions needs, when it is missing:
-# libdbus-1 headers, the bus daemon, the client tools the tests call, and zsh
+# libdbus-1 headers, the bus daemon, the client tools the tests call (desktop-file-validate
+# and GLib's Gio typelib judge the desktop entries the bridge writes), and zsh
 # and fish so the CLI's completion scripts are loaded by real shells.
 # As root it uses apt-get (one update, then install); otherwise it says what
 # to install and fails.
@@ -17,6 +18,8 @@ declare -A needs=(
   [/usr/lib/python3/dist-packages/dbus/__init__.py]=python3-dbus
   [/usr/lib/python3/dist-packages/gi/__init__.py]=python3-gi
   [/usr/share/icons/Adwaita/index.theme]=adwaita-icon-theme
+  [desktop-file-validate]=desktop-file-utils
+  [/usr/lib/$(uname -m)-linux-gnu/girepository-1.0/Gio-2.0.typelib]=gir1.2-glib-2.0
   [zsh]=zsh
   [fish]=fish
   [prlimit]=util-linux

@@ -47,6 +47,12 @@ public enum BrokerAPI {
         public static let icon = "Icon"
         public static let loaded = "Loaded"
         public static let items = "Items"
+        /// Application1: the bundle's languages (`as`, its .lproj names without Base).
+        public static let languages = "Languages"
+        /// Application1: the display name per language (`a{ss}`, language → name).
+        public static let displayNames = "DisplayNames"
+        /// Application1: the desktop file id of the app's own entry (`s`, "" for none).
+        public static let desktopEntry = "DesktopEntry"
     }
 
     /// The error names the broker answers with, beside the bus's own.

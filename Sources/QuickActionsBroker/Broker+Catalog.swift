@@ -60,7 +60,7 @@ extension Broker {
         }
         for app in changed {
             try? connection.emitPropertiesChanged(
-                path: app.objectPath, interface: Self.applicationInterfaceName, names: ["Name", "Icon", "Version"])
+                path: app.objectPath, interface: Self.applicationInterfaceName, names: ["Name", "Icon", "Version", "Languages", "DisplayNames", "DesktopEntry"])
             log(.info, "reread \(app.id): its bundle changed")
         }
         if !added.isEmpty || !removed.isEmpty {

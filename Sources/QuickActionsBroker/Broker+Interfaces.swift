@@ -98,6 +98,20 @@ extension Broker {
             Property("Name", type: .string, get: { .string(try current().name(locale: locale)) }),
             Property("Icon", type: .string, get: { .string(try current().icon) }),
             Property("Version", type: .string, get: { .string(try current().version) }),
+            Property("Languages", type: .array(.string),
+                     annotations: [.documentation("The languages the bundle is localised in: its .lproj names without Base, sorted.")],
+                     get: { .array(.string, try current().bundle.languages.map(Value.string)) }),
+            Property("DisplayNames", type: .dictionary(key: .string, value: .string),
+                     annotations: [.documentation("The display name in each of Languages, and under C in no particular one.")],
+                     get: {
+                         let bundle = try current().bundle
+                         return .dictionary(key: .string, value: .string, (["C"] + bundle.languages).map {
+                             DictionaryEntry(.string($0), .string(bundle.displayName(locale: $0)))
+                         })
+                     }),
+            Property("DesktopEntry", type: .string,
+                     annotations: [.documentation("The desktop file id of the app's own entry (Info.plist QuickActionsDesktopEntry), or \"\".")],
+                     get: { .string(try current().bundle.manifest.desktopEntry ?? "") }),
             Property("Loaded", type: .boolean, get: { [weak self] in
                 .boolean(self?.slots.withLock { $0[id]?.plugin } != nil)
             }),

@@ -101,7 +101,9 @@ public final class Broker: Sendable {
 
     /// Exports the API, takes the bus name and serves until SIGTERM/SIGINT,
     /// the loss of the name or of the bus. Returns the process exit status.
-    public func run() async throws -> Int32 {
+    /// - Parameter serving: called once the broker owns its name (quickactionsd starts its
+    ///   bridges there, so a broker that cannot start never runs them).
+    public func run(serving: @escaping @Sendable () -> Void = {}) async throws -> Int32 {
         connection.onDisconnect { [weak self] error in
             guard let self else { return }
             // Our own close after a clean stop also ends here: that is no loss.
@@ -134,6 +136,7 @@ public final class Broker: Sendable {
             throw BrokerStartError.nameTaken(owner: owner)
         }
         log(.info, "serving \(Self.busName.rawValue) as \(connection.uniqueName)")
+        serving()
         if configuration.watchDirectories {
             startWatching()
         }

@@ -1,13 +1,15 @@
 import DBus
+import Locking
 import Foundation
 import QuickActionsBroker
+import QuickActionsDesktopEntries
 import QuickActionsModel
 
 /// quickactionsd: the per-user quick-actions broker on D-Bus.
 let usage = """
     Usage: quickactionsd [--session | --system | --address ADDR] [--plugins DIR]...
                          [--state-dir DIR] [--timeout-ms N] [--forget-unseen-days N]
-                         [--replace] [--verbose]
+                         [--replace] [--verbose] [--no-desktop-entries]
 
     Serves org.quickactions.Broker1: lists the quick actions of the plugin
     bundles it finds and performs them by loading the plugin on first use.
@@ -30,6 +32,10 @@ let usage = """
                          sooner; `quickactions forget APP` does so at once
       --replace          take the name from a running broker
       --verbose          log every call
+      --no-desktop-entries
+                         do not put the items on the apps' icons as desktop entry
+                         actions, and remove the entries written before (also
+                         QUICKACTIONS_DESKTOP_ENTRIES=0)
       --help, --version
 
     Exit status: 0 after SIGTERM/SIGINT or when replaced; 1 when the bus is
@@ -105,7 +111,11 @@ func fail(_ message: String, status: Int32) -> Never {
     exit(status)
 }
 
-let arguments = Array(CommandLine.arguments.dropFirst())
+var arguments = Array(CommandLine.arguments.dropFirst())
+let environment = ProcessInfo.processInfo.environment
+// The desktop-entry bridge's switch is the daemon's, not the broker's.
+let desktopEntriesOff = arguments.contains("--no-desktop-entries") || BridgeConfiguration.isDisabled(environment: environment)
+arguments.removeAll { $0 == "--no-desktop-entries" }
 if arguments.contains("--help") || arguments.contains("-h") {
     print(usage)
     exit(0)
@@ -116,7 +126,7 @@ if arguments.contains("--version") {
 }
 let configuration: BrokerConfiguration
 do {
-    configuration = try parse(arguments, environment: ProcessInfo.processInfo.environment)
+    configuration = try parse(arguments, environment: environment)
 } catch let error as UsageError {
     fail(error.description, status: 2)
 } catch {
@@ -129,11 +139,38 @@ do {
 } catch {
     fail("cannot start: \(error)", status: 1)
 }
+/// The desktop-entry bridge (issue 15), on its own connection to the broker's bus. It syncs
+/// once the broker owns its name; when turned off, it removes what it wrote before.
+func startDesktopEntries(bus: Connection.Bus) async -> DesktopEntryBridge? {
+    let directories = DataDirectories.resolve(environment)
+    if desktopEntriesOff {
+        DesktopEntryBridge.removeWrittenEntries(in: directories)
+        return nil
+    }
+    do {
+        let bridge = try DesktopEntryBridge(configuration: BridgeConfiguration(
+            bus: bus, directories: directories, command: BridgeConfiguration.defaultCommand(environment: environment)))
+        try await bridge.start()
+        return bridge
+    } catch {
+        BridgeConfiguration.standardErrorLog("not started: \(error)")
+        return nil
+    }
+}
+
+/// Kept for the life of the process (the search bridge asks it which entry serves an app).
+let desktopEntries = Locked<DesktopEntryBridge?>(nil)
+
 // The broker runs as a task; the main thread parks in Dispatch. (No top-level
 // await: it would make main itself async, which valgrind cannot follow.)
 Task {
     do {
-        let status = try await broker.run()
+        let status = try await broker.run(serving: {
+            Task {
+                let bridge = await startDesktopEntries(bus: configuration.bus)
+                desktopEntries.withLock { $0 = bridge }
+            }
+        })
         broker.close()
         exit(status)
     } catch {

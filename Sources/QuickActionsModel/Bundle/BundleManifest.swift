@@ -4,8 +4,9 @@ import Foundation
 ///
 /// Keys: `CFBundleIdentifier` (required, an `AppID`), `CFBundleExecutable` (required, a file
 /// name in the bundle), `CFBundleDisplayName`, `CFBundleName`, `CFBundleShortVersionString`,
-/// `CFBundleIconName`, `CFBundleIconFile`, `CFBundleDevelopmentRegion` and
-/// `UIApplicationShortcutItems` (see `ShortcutItemManifest`). Unknown keys are ignored.
+/// `CFBundleIconName`, `CFBundleIconFile`, `CFBundleDevelopmentRegion`,
+/// `QuickActionsDesktopEntry` and `UIApplicationShortcutItems` (see `ShortcutItemManifest`).
+/// Unknown keys are ignored.
 public struct BundleManifest: Sendable, Hashable {
     /// The most bytes an `Info.plist` may have; larger files are refused unread.
     public static let maximumInfoPlistSize = 4 << 20
@@ -28,11 +29,15 @@ public struct BundleManifest: Sendable, Hashable {
     public var developmentRegion: String?
     /// `UIApplicationShortcutItems`, in manifest order, without the items that were skipped.
     public var items: [ShortcutItem]
+    /// `QuickActionsDesktopEntry`: the desktop file id of the app the bundle belongs to
+    /// (`org.gnome.Contacts.desktop`; written with or without `.desktop`, kept with it), whose
+    /// entry gets the items as actions. Nil when absent or not a valid desktop file id.
+    public var desktopEntry: String?
 
     public init(
         appID: AppID, executable: String, displayName: String, displayNameKey: String? = nil,
         version: String? = nil, icon: ShortcutIcon? = nil, developmentRegion: String? = nil,
-        items: [ShortcutItem] = []
+        items: [ShortcutItem] = [], desktopEntry: String? = nil
     ) {
         self.appID = appID
         self.executable = executable
@@ -42,6 +47,23 @@ public struct BundleManifest: Sendable, Hashable {
         self.icon = icon
         self.developmentRegion = developmentRegion
         self.items = items
+        self.desktopEntry = desktopEntry
+    }
+
+    /// `QuickActionsDesktopEntry`'s value with `.desktop` added when missing, or nil when it is
+    /// no desktop file id: a file name of ASCII letters, digits, `.`, `-` and `_`, not starting
+    /// with a dot, at most 255 bytes with the suffix.
+    public static func desktopFileID(_ value: String) -> String? {
+        let id = value.hasSuffix(".desktop") ? value : value + ".desktop"
+        guard id.utf8.count <= 255, id.count > ".desktop".count, !id.hasPrefix("."),
+              id.unicodeScalars.allSatisfy({ scalar in
+                  switch scalar {
+                  case "A"..."Z", "a"..."z", "0"..."9", ".", "-", "_": return true
+                  default: return false
+                  }
+              })
+        else { return nil }
+        return id
     }
 
     /// Parses the contents of an `Info.plist`: a binary (`bplist00`) or XML property list.
@@ -121,7 +143,7 @@ private struct ManifestKeys {
             appID: appID, executable: executable, displayName: displayName, displayNameKey: displayNameKey,
             version: optionalString("CFBundleShortVersionString"), icon: icon,
             developmentRegion: optionalString("CFBundleDevelopmentRegion").flatMap { $0.isEmpty ? nil : $0 },
-            items: shortcutItems(appID: appID)
+            items: shortcutItems(appID: appID), desktopEntry: desktopEntry()
         )
     }
 
@@ -142,6 +164,15 @@ private struct ManifestKeys {
             return nil
         }
         return string
+    }
+
+    private mutating func desktopEntry() -> String? {
+        guard let value = optionalString("QuickActionsDesktopEntry") else { return nil }
+        guard let id = BundleManifest.desktopFileID(value) else {
+            warn("QuickActionsDesktopEntry \"\(value.prefix(80))\" is not a desktop file id (such as org.example.App.desktop); ignored")
+            return nil
+        }
+        return id
     }
 
     private mutating func shortcutItems(appID: AppID) -> [ShortcutItem] {

@@ -26,6 +26,7 @@ public final class Broker: Sendable {
     let configuration: BrokerConfiguration
     let log: Log
     let store: DynamicItemStore
+    let usage: UsageRanking
     let connection: Connection
     /// Where a resumed plugin's perform runs: on the bus thread right after
     /// its message, when the plugin's queue is idle (no thread hand-off per
@@ -55,6 +56,7 @@ public final class Broker: Sendable {
         store = DynamicItemStore(directory: configuration.stateDirectory)
         try FileManager.default.createDirectory(at: configuration.stateDirectory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
+        usage = UsageRanking(directory: configuration.stateDirectory, log: log)
         let (journal, interrupted) = try CrashJournal.open(in: configuration.stateDirectory)
         self.journal = journal
         quarantine = Locked(Quarantine.load(from: configuration.stateDirectory))
@@ -68,6 +70,7 @@ public final class Broker: Sendable {
         }
         catalog.withLock { $0 = initial }
         pruneStore(keeping: Set(scan.bundles.map(\.appID)))
+        usage.prune(keeping: Set(scan.bundles.map(\.appID.rawValue)))
         blame(interrupted, in: initial)
         log(.info, "found \(scan.bundles.count) app(s) in \(configuration.pluginDirectories.map(\.path).joined(separator: ":"))")
     }
@@ -158,6 +161,7 @@ public final class Broker: Sendable {
                 release.signal()
             }
             _ = release.wait(timeout: .now() + .seconds(2))
+            usage.flush()
             log(.info, "stopped")
             finish(status: status)
         }

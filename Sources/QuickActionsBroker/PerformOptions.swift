@@ -10,6 +10,7 @@ struct CallOptions: Sendable {
     var timeoutMilliseconds: UInt32?
     var arguments: UserInfo = [:]
     var activationToken: String?
+    var order: ListingOrder = .display
 
     init(_ value: Value) throws(DBusError) {
         guard case .dictionary(.string, .variant, let entries) = value else {
@@ -41,6 +42,9 @@ struct CallOptions: Sendable {
             case "activation-token":
                 guard case .string(let text) = option else { throw Self.wrongType(key, "s", option) }
                 activationToken = text
+            case "order":
+                guard case .string(let text) = option else { throw Self.wrongType(key, "s", option) }
+                order = try ListingOrder(option: text)
             default:
                 continue
             }

@@ -8,7 +8,7 @@ public enum QuickActionsCLI {
     public static let version = "0.1.0"
 
     static let commands: [any CLICommand.Type] = [
-        AppsCommand.self, ListCommand.self, InvokeCommand.self, PickCommand.self, WatchCommand.self,
+        AppsCommand.self, ListCommand.self, InvokeCommand.self, PickCommand.self, WatchCommand.self, ForgetCommand.self,
         CompletionCommand.self, CompleteCommand.self,
     ]
 

@@ -48,6 +48,9 @@ public struct Item: Sendable, Equatable {
         raw = value
     }
 
+    /// The usage score, in listings asked for in "frecency" order.
+    public var frecency: Double? { raw.dictionary?[.string("frecency")]?.double }
+
     /// Reads an `aa{sv}`.
     static func list(decoding value: Value?, app: String) throws(CLIError) -> [Item] {
         guard let elements = value?.array else {

@@ -8,9 +8,12 @@ public struct RequestOptions: Sendable, Equatable {
     /// The `arguments` dictionary (`a{sv}`), passed to the plugin as caller data.
     public var arguments: Value?
     public var activationToken: String?
+    /// GetItems/GetAllItems: "display" or "frecency".
+    public var order: String?
 
     public init(locale: String? = nil, limit: UInt32? = nil, timeoutMilliseconds: UInt32? = nil,
-                arguments: Value? = nil, activationToken: String? = nil) {
+                arguments: Value? = nil, activationToken: String? = nil, order: String? = nil) {
+        self.order = order
         self.locale = locale
         self.limit = limit
         self.timeoutMilliseconds = timeoutMilliseconds
@@ -29,6 +32,7 @@ public struct RequestOptions: Sendable, Equatable {
         if let timeoutMilliseconds { add("timeout-ms", .uint32(timeoutMilliseconds)) }
         if let arguments { add("arguments", arguments) }
         if let activationToken { add("activation-token", .string(activationToken)) }
+        if let order { add("order", .string(order)) }
         return .dictionary(key: .string, value: .variant, entries)
     }
 }

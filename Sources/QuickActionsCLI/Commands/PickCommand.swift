@@ -48,7 +48,8 @@ struct PickCommand: CLICommand {
     func run(_ context: CommandContext) async throws(CLIError) -> ExitCode {
         let broker = try context.connect()
         defer { broker.close() }
-        let groups = try await broker.allItems(options: RequestOptions(locale: locale))
+        // Most used first: what the user picks most is nearest the top.
+        let groups = try await broker.allItems(options: RequestOptions(locale: locale, order: "frecency"))
         let names = Dictionary(
             (try await broker.listApplications()).map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         let menu = PickMenu(groups: groups, names: names)

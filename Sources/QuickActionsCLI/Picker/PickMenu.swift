@@ -15,17 +15,23 @@ struct PickMenu: Sendable, Equatable {
     /// " [app-id type]" so every line is unique. Perform names an item by
     /// its type, so of several items of one type only the first is offered.
     init(groups: [AppItems], names: [String: String]) {
-        var entries: [Entry] = []
+        var scored: [(entry: Entry, score: Double)] = []
         for group in groups {
             let name = names[group.appID].flatMap { $0.isEmpty ? nil : $0 } ?? group.appID
             var types: Set<String> = []
             for item in group.items where types.insert(item.type).inserted {
                 var line = "\(name): \(item.title)"
                 if let subtitle = item.subtitle, !subtitle.isEmpty { line += " — \(subtitle)" }
-                entries.append(Entry(
-                    line: DisplayWidth.sanitize(line), app: group.appID, type: item.type, title: item.title))
+                scored.append((Entry(
+                    line: DisplayWidth.sanitize(line), app: group.appID, type: item.type, title: item.title),
+                    item.frecency ?? 0))
             }
         }
+        // Listed in frecency order, the most used items of every app come first; equal scores
+        // (never used) keep the broker's order. (sorted(by:) is not stable: compare positions.)
+        let entries = scored.enumerated()
+            .sorted { $0.element.score > $1.element.score || ($0.element.score == $1.element.score && $0.offset < $1.offset) }
+            .map(\.element.entry)
         var counts: [String: Int] = [:]
         for entry in entries { counts[entry.line, default: 0] += 1 }
         self.entries = entries.map { entry in

@@ -35,6 +35,8 @@ var package = Package(
         // One lock for every module: a pthread mutex ThreadSanitizer can see.
         .target(name: "Locking", swiftSettings: strict),
         .target(name: "DBus", dependencies: ["CDBus", "Locking"], swiftSettings: strict),
+        // The public contract in one place: names, option and item keys, the item codec, a client.
+        .target(name: "QuickActionsAPI", dependencies: ["DBus"], swiftSettings: strict),
 
         // MARK: Apps, items, bundles
         .target(name: "QuickActionsModel", dependencies: ["Locking"], swiftSettings: strict),
@@ -61,12 +63,12 @@ var package = Package(
         // MARK: Broker and executables
         .target(
             name: "QuickActionsBroker",
-            dependencies: ["DBus", "QuickActionsModel", "QuickActionsHost", "Locking"],
+            dependencies: ["DBus", "QuickActionsAPI", "QuickActionsModel", "QuickActionsHost", "Locking"],
             swiftSettings: strict
         ),
         .executableTarget(name: "quickactionsd", dependencies: ["QuickActionsBroker"], swiftSettings: strict),
         // The launcher CLI's logic (argument parsing, broker client, output), testable as a library.
-        .target(name: "QuickActionsCLI", dependencies: ["DBus", "Locking"], swiftSettings: strict),
+        .target(name: "QuickActionsCLI", dependencies: ["DBus", "QuickActionsAPI", "Locking"], swiftSettings: strict),
         .executableTarget(name: "quickactions", dependencies: ["QuickActionsCLI"], swiftSettings: strict),
         // Assembles the example plugins (plugins/) into bundles; never builds anything itself.
         .executableTarget(name: "quickactions-bundle", dependencies: ["QuickActionsModel"], swiftSettings: strict),
@@ -91,6 +93,9 @@ var package = Package(
             exclude: ["Conformance/roundtrip.py"],
             swiftSettings: strict
         ),
+        .testTarget(
+            name: "QuickActionsAPITests", dependencies: ["QuickActionsAPI", "DBus", "QuickActionsTestSupport"],
+            swiftSettings: strict),
         .testTarget(name: "QuickActionsModelTests", dependencies: ["QuickActionsModel", "Locking"], swiftSettings: strict),
         .testTarget(
             name: "QuickActionsBrokerTests",

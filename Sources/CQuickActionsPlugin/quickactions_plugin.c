@@ -22,5 +22,8 @@ QA_LAYOUT_CHECK(request_size_first, offsetof(qa_request, struct_size) == 0);
 #if UINTPTR_MAX == 0xffffffffffffffffu
 QA_LAYOUT_CHECK(value_size, sizeof(qa_value) == 24);
 QA_LAYOUT_CHECK(entry_size, sizeof(qa_entry) == 32);
-QA_LAYOUT_CHECK(item_size, sizeof(qa_item) == 64);
+/* qa_item grows by appending: ABI 1.0's fields end at 64 bytes, where a 1.0
+ * plugin's struct_size stops, and every later field starts at or past it. */
+QA_LAYOUT_CHECK(item_abi10_end, offsetof(qa_item, user_info) + sizeof(qa_dictionary) == 64);
+QA_LAYOUT_CHECK(item_id_appended, offsetof(qa_item, id) == 64);
 #endif

@@ -39,21 +39,31 @@ package struct ABIDecoder {
     /// Reads one `qa_item`; `label` prefixes error messages ("item 3", "request item").
     package mutating func item(_ pointer: UnsafePointer<qa_item>?, label: String) throws(ABIDecodingError) -> ShortcutItem {
         guard let pointer else { throw ABIDecodingError("\(label) is NULL") }
-        // Read struct_size alone first: a struct smaller than ABI 1.0's must not be read whole.
+        // Read struct_size alone first: a struct smaller than ABI 1.0's must not be read whole,
+        // and a 1.0 plugin's struct ends before `id`: only the bytes it covers are copied.
         let size = UnsafeRawPointer(pointer).load(as: Int.self)
-        let known = MemoryLayout<qa_item>.size
-        guard size >= known else {
-            throw ABIDecodingError("\(label): struct_size \(size) is smaller than ABI 1.0's qa_item (\(known) bytes)")
+        guard size >= Self.itemSizeOfABI10 else {
+            throw ABIDecodingError(
+                "\(label): struct_size \(size) is smaller than ABI 1.0's qa_item (\(Self.itemSizeOfABI10) bytes)")
         }
-        let raw = pointer.pointee
+        var raw = qa_item()
+        withUnsafeMutableBytes(of: &raw) { target in
+            target.copyMemory(from: UnsafeRawBufferPointer(start: pointer, count: min(size, target.count)))
+        }
         let type = try string(raw.type, at: "\(label): type")
         let labelled = "\(label) (\"\(type)\")"
         let title = try string(raw.title, at: "\(labelled): title")
         let subtitle = try raw.subtitle.map { (s) throws(ABIDecodingError) in try string(s, at: "\(labelled): subtitle") }
         let icon = try self.icon(kind: raw.icon_kind, name: raw.icon, at: "\(labelled): icon")
         let userInfo = try dictionary(raw.user_info, at: "\(labelled): user info")
-        return ShortcutItem(type: type, title: title, subtitle: subtitle, icon: icon, userInfo: userInfo)
+        let id = try raw.id.map { (s) throws(ABIDecodingError) in try string(s, at: "\(labelled): id") }
+        return ShortcutItem(type: type, title: title, subtitle: subtitle, icon: icon, userInfo: userInfo, id: id)
     }
+
+    /// The size of ABI 1.0's `qa_item`: every field up to and including `user_info`.
+    package static let itemSizeOfABI10 = MemoryLayout<qa_item>.offset(of: \qa_item.user_info).map {
+        $0 + MemoryLayout<qa_dictionary>.size
+    } ?? MemoryLayout<qa_item>.size
 
     private mutating func icon(
         kind: Int32, name: UnsafePointer<CChar>?, at path: String

@@ -36,6 +36,7 @@ package struct ABIEncoder {
             raw.icon = arena.string(path)
         }
         raw.user_info = dictionary(item.userInfo)
+        raw.id = item.id.map(arena.string)
         pointer.initialize(to: raw)
         return UnsafePointer(pointer)
     }

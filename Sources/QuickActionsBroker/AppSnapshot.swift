@@ -1,6 +1,7 @@
 import Locking
 import DBus
 import Foundation
+import QuickActionsAPI
 import QuickActionsModel
 
 /// One app as the broker knows it at one moment: its bundle and its dynamic
@@ -8,7 +9,15 @@ import QuickActionsModel
 /// a half-updated app and the per-locale item cache can never go stale.
 final class AppSnapshot: Sendable {
     let bundle: PluginBundle
+    /// The dynamic items as the plugin set them (and the store keeps them): ids only where
+    /// the plugin gave one.
+    let publishedItems: [ShortcutItem]
+    /// The dynamic items as listed and performed: every one with its id (``ItemIdentity``).
     let dynamicItems: [ShortcutItem]
+    /// Published items left out because their given id clashes (see ``ItemIdentity``).
+    let refusedItems: [ItemIdentityError]
+    /// Where each id's item is: a static item's index, or a dynamic one's.
+    private let itemsByID: [String: ItemIndex]
     let objectPath: ObjectPath
     /// The app's items as D-Bus values, by locale, built on first use.
     private let encoded = Locked<[String: [Value]]>([:])
@@ -16,16 +25,39 @@ final class AppSnapshot: Sendable {
     /// every listing locale and every Perform of the item asks again.
     private let icons = Locked<[ShortcutIcon: String?]>([:])
 
-    init(bundle: PluginBundle, dynamicItems: [ShortcutItem]) {
+    private enum ItemIndex {
+        case `static`(Int)
+        case dynamic(Int)
+    }
+
+    /// - Parameter dynamicItems: the dynamic items as published (and stored).
+    init(bundle: PluginBundle, dynamicItems published: [ShortcutItem]) {
         self.bundle = bundle
-        self.dynamicItems = dynamicItems
-        objectPath = Broker.appsPath.appendingEscaped(bundle.appID.rawValue)
+        publishedItems = published
+        let statics = bundle.staticItems
+        let assigned = ItemIdentity.assigning(published, staticIDs: Set(statics.compactMap(\.id)))
+        dynamicItems = assigned.items
+        refusedItems = assigned.refused
+        var byID: [String: ItemIndex] = [:]
+        for (index, item) in statics.enumerated() {
+            if let id = item.id { byID[id] = .static(index) }
+        }
+        for (index, item) in assigned.items.enumerated() {
+            if let id = item.id { byID[id] = .dynamic(index) }
+        }
+        itemsByID = byID
+        objectPath = BrokerAPI.appPath(bundle.appID.rawValue)
     }
 
     var id: String { bundle.appID.rawValue }
 
     func replacing(dynamicItems: [ShortcutItem]) -> AppSnapshot {
         AppSnapshot(bundle: bundle, dynamicItems: dynamicItems)
+    }
+
+    /// The same app with another bundle (re-read from disk) and the same published items.
+    func replacing(bundle: PluginBundle) -> AppSnapshot {
+        AppSnapshot(bundle: bundle, dynamicItems: publishedItems)
     }
 
     /// The display name in `locale`.
@@ -53,6 +85,15 @@ final class AppSnapshot: Sendable {
         return Array(all.prefix(Int(limit)))
     }
 
+    /// The current item with id `id`, localised.
+    func item(withID id: String, locale: String) -> ShortcutItem? {
+        switch itemsByID[id] {
+        case .static(let index): bundle.localized(bundle.staticItems[index], locale: locale)
+        case .dynamic(let index): dynamicItems[index]
+        case nil: nil
+        }
+    }
+
     /// The current item of `type`, localised: the first static one, else the
     /// first dynamic one.
     func item(ofType type: String, locale: String) -> ShortcutItem? {
@@ -71,24 +112,14 @@ final class AppSnapshot: Sendable {
     }
 
     private func encode(locale: String) -> [Value] {
-        bundle.localizedStaticItems(locale: locale).map { encode($0, origin: "static") }
-            + dynamicItems.map { encode($0, origin: "dynamic") }
+        bundle.localizedStaticItems(locale: locale).map { encode($0, origin: ItemKey.Origin.static) }
+            + dynamicItems.map { encode($0, origin: ItemKey.Origin.dynamic) }
     }
 
     private func encode(_ item: ShortcutItem, origin: String) -> Value {
-        var entries = [
-            DictionaryEntry(.string("type"), .variant(.string(item.type))),
-            DictionaryEntry(.string("title"), .variant(.string(item.title))),
-        ]
-        if let subtitle = item.subtitle {
-            entries.append(DictionaryEntry(.string("subtitle"), .variant(.string(subtitle))))
-        }
-        if let icon = resolvedIcon(of: item) {
-            entries.append(DictionaryEntry(.string("icon"), .variant(.string(icon))))
-        }
-        entries.append(DictionaryEntry(.string("user-info"), .variant(UserInfoConversion.value(item.userInfo))))
-        entries.append(DictionaryEntry(.string("origin"), .variant(.string(origin))))
-        return .dictionary(key: .string, value: .variant, entries)
+        ListedItem.encode(
+            id: item.id ?? item.type, type: item.type, title: item.title, subtitle: item.subtitle,
+            icon: resolvedIcon(of: item), userInfo: UserInfoConversion.value(item.userInfo), origin: origin)
     }
 }
 

@@ -20,10 +20,10 @@ extension Broker {
         for bundle in scan.bundles {
             if let current = before[bundle.appID.rawValue] {
                 if current.bundle != bundle {
-                    changed.append(AppSnapshot(bundle: bundle, dynamicItems: current.dynamicItems))
+                    changed.append(current.replacing(bundle: bundle))
                 }
             } else {
-                added.append(AppSnapshot(bundle: bundle, dynamicItems: loadStoredItems(bundle.appID)))
+                added.append(snapshot(of: bundle, storedItems: loadStoredItems(bundle.appID)))
             }
         }
         let present = Set(scan.bundles.map(\.appID.rawValue))

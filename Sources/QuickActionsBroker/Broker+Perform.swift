@@ -12,7 +12,7 @@ extension Broker {
         let options = try CallOptions(raw)
         guard let app = catalog.withLock({ $0[appID] }) else { throw DBusError.unknownApplication(appID) }
         let locale = options.locale ?? configuration.locale
-        guard let item = app.item(ofType: type, locale: locale) else { throw DBusError.unknownItem(type, app: appID) }
+        let item = try selectItem(in: app, type: type, id: options.itemID, locale: locale)
         let caller = call.sender ?? ""
         let timeout = options.timeoutMilliseconds ?? configuration.defaultTimeoutMilliseconds
         guard let id = pending.add(reply: reply, caller: caller, app: appID, timeoutMilliseconds: timeout) else {
@@ -62,6 +62,18 @@ extension Broker {
                 pending.take(id)?.reply.fail(DBusError(.pluginFailed, "\(appID) could not be loaded: \(error)"))
             }
         }
+    }
+
+    /// The item a Perform names: exactly the one with `id` when given (its type must be
+    /// `type`), else the first current item of `type`.
+    private func selectItem(in app: AppSnapshot, type: String, id: String?, locale: String) throws(DBusError) -> ShortcutItem {
+        guard let id else {
+            guard let item = app.item(ofType: type, locale: locale) else { throw DBusError.unknownItem(type, app: app.id) }
+            return item
+        }
+        guard let item = app.item(withID: id, locale: locale) else { throw DBusError.unknownItemID(id, app: app.id) }
+        guard item.type == type else { throw DBusError.itemTypeMismatch(id: id, type: item.type, asked: type, app: app.id) }
+        return item
     }
 
     private func deliver(_ request: PerformRequest, to plugin: LoadedPlugin, launching: Bool, id: UInt64) {
@@ -127,16 +139,28 @@ extension Broker {
             guard let app = catalog.withLock({ $0[appID] }) else {
                 throw DynamicItemsRejection("\(appID) is no longer installed")
             }
+            let updated = try checkedSnapshot(app, publishing: items)
             do {
                 try store.save(items, for: app.bundle.appID)
             } catch {
                 throw DynamicItemsRejection("\(error)")
             }
-            let updated = app.replacing(dynamicItems: items)
             catalog.withLock { $0.set(updated) }
             return updated
         }
         log(.info, "\(appID) set \(items.count) dynamic item(s)")
         emitItemsChanged(updated)
+    }
+
+    /// The app with `items` as its dynamic items, after checking their ids: two given ids
+    /// alike, or a given id that is a static item's, refuse the whole list.
+    private func checkedSnapshot(_ app: AppSnapshot, publishing items: [ShortcutItem]) throws(DynamicItemsRejection) -> AppSnapshot {
+        let staticIDs = Set(app.bundle.staticItems.compactMap(\.id))
+        do {
+            _ = try ItemIdentity.assign(items, staticIDs: staticIDs)
+        } catch {
+            throw DynamicItemsRejection("\(error)")
+        }
+        return app.replacing(dynamicItems: items)
     }
 }

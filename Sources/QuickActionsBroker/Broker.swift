@@ -1,6 +1,7 @@
 import Locking
 import DBus
 import Foundation
+import QuickActionsAPI
 import QuickActionsHost
 import QuickActionsModel
 import Synchronization
@@ -15,11 +16,11 @@ import Synchronization
 /// (the binding moves the loop to a new thread if a plugin blocks it);
 /// plugins complete and set items from their own threads.
 public final class Broker: Sendable {
-    public static let busName: BusName = "org.quickactions.Broker1"
-    public static let rootPath: ObjectPath = "/org/quickactions/Broker1"
-    static let appsPath: ObjectPath = "/org/quickactions/Broker1/apps"
-    public static let interfaceName: InterfaceName = "org.quickactions.Broker1"
-    public static let applicationInterfaceName: InterfaceName = "org.quickactions.Application1"
+    public static let busName = BrokerAPI.busName
+    public static let rootPath = BrokerAPI.rootPath
+    static let appsPath = BrokerAPI.appsPath
+    public static let interfaceName = BrokerAPI.interface
+    public static let applicationInterfaceName = BrokerAPI.applicationInterface
     /// The broker's version, also the `Version` property.
     public static let version = "1.0.0"
 
@@ -66,7 +67,7 @@ public final class Broker: Sendable {
         report(scan.diagnostics)
         var initial = Catalog()
         for bundle in scan.bundles {
-            initial.set(AppSnapshot(bundle: bundle, dynamicItems: loadStoredItems(bundle.appID)))
+            initial.set(snapshot(of: bundle, storedItems: loadStoredItems(bundle.appID)))
         }
         catalog.withLock { $0 = initial }
         pruneStore(keeping: Set(scan.bundles.map(\.appID)))
@@ -217,6 +218,17 @@ public final class Broker: Sendable {
         let loaded = store.load(appID)
         report(loaded.diagnostics)
         return loaded.items
+    }
+
+    /// A new app snapshot from its stored items; a stored item whose given id now clashes
+    /// (its bundle gained a static item of that id) is not listed, and that is logged. The
+    /// store keeps it.
+    func snapshot(of bundle: PluginBundle, storedItems: [ShortcutItem]) -> AppSnapshot {
+        let app = AppSnapshot(bundle: bundle, dynamicItems: storedItems)
+        for refused in app.refusedItems {
+            log(.warning, "\(bundle.appID.rawValue): a stored dynamic item is not listed: \(refused)")
+        }
+        return app
     }
 
     func pruneStore(keeping ids: Set<AppID>) {

@@ -1,19 +1,29 @@
 import DBus
+import QuickActionsAPI
 
-/// The broker's own D-Bus errors (part of API v1; see dbus/).
+/// The broker's own D-Bus errors (part of API v1; see dbus/), named once in QuickActionsAPI.
 extension ErrorName {
-    public static let unknownApplication: ErrorName = "org.quickactions.Error.UnknownApplication"
-    public static let unknownItem: ErrorName = "org.quickactions.Error.UnknownItem"
-    public static let pluginFailed: ErrorName = "org.quickactions.Error.PluginFailed"
-    public static let performTimeout: ErrorName = "org.quickactions.Error.Timeout"
+    public static let unknownApplication = BrokerAPI.ErrorNames.unknownApplication
+    public static let unknownItem = BrokerAPI.ErrorNames.unknownItem
+    public static let pluginFailed = BrokerAPI.ErrorNames.pluginFailed
+    public static let performTimeout = BrokerAPI.ErrorNames.timeout
 }
 
 extension DBusError {
     static func unknownApplication(_ id: String) -> DBusError {
-        DBusError(.unknownApplication, "no application with id \"\(id)\"")
+        DBusError(.unknownApplication, "no application with id \(quoted(id))")
     }
 
     static func unknownItem(_ type: String, app: String) -> DBusError {
-        DBusError(.unknownItem, "application \"\(app)\" has no current item of type \"\(type)\"")
+        DBusError(.unknownItem, "application \(quoted(app)) has no current item of type \(quoted(type))")
+    }
+
+    static func unknownItemID(_ id: String, app: String) -> DBusError {
+        DBusError(.unknownItem, "application \(quoted(app)) has no current item with id \(quoted(id))")
+    }
+
+    static func itemTypeMismatch(id: String, type: String, asked: String, app: String) -> DBusError {
+        DBusError(.unknownItem,
+            "application \(quoted(app))'s item with id \(quoted(id)) has type \(quoted(type)), not \(quoted(asked))")
     }
 }

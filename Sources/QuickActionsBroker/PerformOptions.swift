@@ -1,4 +1,5 @@
 import DBus
+import QuickActionsAPI
 import QuickActionsModel
 
 /// The `a{sv}` options of GetItems, GetAllItems and Perform, checked once at
@@ -10,6 +11,7 @@ struct CallOptions: Sendable {
     var timeoutMilliseconds: UInt32?
     var arguments: UserInfo = [:]
     var activationToken: String?
+    var itemID: String?
     var order: ListingOrder = .display
 
     init(_ value: Value) throws(DBusError) {
@@ -42,7 +44,10 @@ struct CallOptions: Sendable {
             case "activation-token":
                 guard case .string(let text) = option else { throw Self.wrongType(key, "s", option) }
                 activationToken = text
-            case "order":
+            case BrokerAPI.Option.itemID:
+                guard case .string(let text) = option else { throw Self.wrongType(key, "s", option) }
+                itemID = text
+            case BrokerAPI.Option.order:
                 guard case .string(let text) = option else { throw Self.wrongType(key, "s", option) }
                 order = try ListingOrder(option: text)
             default:

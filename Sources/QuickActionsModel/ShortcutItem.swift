@@ -10,18 +10,26 @@ public struct ShortcutItem: Sendable, Hashable {
     public var subtitle: String?
     public var icon: ShortcutIcon?
     public var userInfo: UserInfo
+    /// The item's identity within its app: unique and stable across listings, republishes
+    /// and restarts. A plugin may set it for a dynamic item (at most
+    /// ``ItemLimits/maximumIDBytes`` bytes); left `nil`, the broker derives one from the
+    /// type and user info (``ItemIdentity``). A static item's id is its type. Items the
+    /// broker lists and performs always carry one.
+    public var id: String?
 
     public init(
         type: String,
         title: String,
         subtitle: String? = nil,
         icon: ShortcutIcon? = nil,
-        userInfo: UserInfo = [:]
+        userInfo: UserInfo = [:],
+        id: String? = nil
     ) {
         self.type = type
         self.title = title
         self.subtitle = subtitle
         self.icon = icon
         self.userInfo = userInfo
+        self.id = id
     }
 }

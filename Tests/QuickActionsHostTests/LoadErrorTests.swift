@@ -47,14 +47,14 @@ import Testing
 
     @Test(arguments: [
         MismatchCase(plugin: TestPlugins.abiMajor2, version: PluginABIVersion(major: 2, minor: 0)),
-        MismatchCase(plugin: TestPlugins.abiNewerMinor, version: PluginABIVersion(major: 1, minor: 1)),
+        MismatchCase(plugin: TestPlugins.abiNewerMinor, version: PluginABIVersion(major: 1, minor: 2)),
     ])
     func anABIMismatchNamesBothVersionsAndInitNeverRuns(_ mismatch: MismatchCase) throws {
         let bundle = try TestBundle(plugin: mismatch.plugin)
         defer { bundle.remove() }
         let recorder = Recorder()
         let expected = PluginLoadError.abiMismatch(
-            library: bundle.library.path, plugin: mismatch.version, host: PluginABIVersion(major: 1, minor: 0))
+            library: bundle.library.path, plugin: mismatch.version, host: PluginABIVersion(major: 1, minor: 1))
         #expect(throws: expected) { try load(bundle, recorder: recorder) }
         #expect(expected.description.contains("plugin built for \(mismatch.version)"))
         #expect(recorder.pluginLogs(containing: "init ran").isEmpty, "init ran: \(recorder.logs)")
@@ -121,7 +121,7 @@ import Testing
         let recorder = Recorder()
         let plugin = try load(bundle, recorder: recorder)
         #expect(plugin.name == "CScenarios")
-        #expect(plugin.abiVersion == PluginABIVersion(major: 1, minor: 0))
+        #expect(plugin.abiVersion == PluginABIVersion(major: 1, minor: 1))
         #expect(plugin.library == bundle.library.path)
         #expect(recorder.pluginLogs(containing: "c-plugin: init").count == 1)
         #expect(isLoaded(bundle.library.path))

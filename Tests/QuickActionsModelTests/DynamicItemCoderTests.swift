@@ -75,8 +75,8 @@ import Testing
         #expect(throws: StoreFormatError.empty) { try DynamicItemCoder.decode([]) }
         #expect(throws: StoreFormatError.notAStateFile) { try DynamicItemCoder.decode(Array("JSON".utf8)) }
         var future = good
-        future[5] = 2
-        #expect(throws: StoreFormatError.unsupportedVersion(2)) { try DynamicItemCoder.decode(future) }
+        future[5] = 3
+        #expect(throws: StoreFormatError.unsupportedVersion(3)) { try DynamicItemCoder.decode(future) }
         #expect(throws: StoreFormatError.self) { try DynamicItemCoder.decode(Array(good.dropLast())) }
         var flipped = good
         flipped[20] ^= 0x01
@@ -84,12 +84,12 @@ import Testing
         #expect(throws: StoreFormatError.self) { try DynamicItemCoder.decode(good + [0]) }
     }
 
-    /// Builds a file around a hand-made body, with a correct checksum, to reach the checks
-    /// behind the checksum.
-    static func file(count: UInt32, body: [UInt8]) -> [UInt8] {
+    /// Builds a version 1 file (items without ids, as brokers before item ids wrote them)
+    /// around a hand-made body, with a correct checksum, to reach the checks behind it.
+    static func file(count: UInt32, body: [UInt8], version: UInt16 = 1) -> [UInt8] {
         var writer = Writer()
         writer.bytes = Array("QAIS".utf8)
-        writer.integer(DynamicItemCoder.formatVersion)
+        writer.integer(version)
         writer.integer(count)
         writer.bytes += body
         writer.integer(CRC32.checksum(writer.bytes))

@@ -1,5 +1,5 @@
 /*
- * quickactions_plugin.h — the QuickActions plugin ABI, version 1.0.
+ * quickactions_plugin.h — the QuickActions plugin ABI, version 1.1.
  *
  * This header is the single source of truth for the contract between the
  * QuickActions broker (the host) and an application's plugin (a shared
@@ -105,7 +105,7 @@ extern "C" {
 #define QA_ABI_MAJOR 1
 /** The ABI minor version this header describes. A host refuses a plugin
  *  whose abi_minor is greater than its own. */
-#define QA_ABI_MINOR 0
+#define QA_ABI_MINOR 1
 
 /** The name of the one symbol a plugin exports. */
 #define QA_PLUGIN_ENTRY_SYMBOL "quickactions_plugin_entry"
@@ -209,7 +209,14 @@ typedef struct qa_entry {
  *
  *  Set struct_size to sizeof(qa_item) (QA_ITEM_INIT does). The host reads
  *  no field past struct_size, and rejects an item whose struct_size does
- *  not cover the fields of ABI 1.0. */
+ *  not cover the fields of ABI 1.0 (up to and including user_info).
+ *
+ *  Identity (ABI 1.1): every item the broker lists has an id, unique within
+ *  its app and stable across listings, republishes and restarts; a caller
+ *  performs exactly that item by its id. A static item's id is its type. A
+ *  dynamic item's id is `id` when the plugin sets it, else one the broker
+ *  derives from the type and the user info ("<type>#<16 hex digits>"), so
+ *  two items that differ only in their user info have different ids. */
 typedef struct qa_item {
     size_t struct_size;
     /** UIApplicationShortcutItemType: the app-defined action identifier.
@@ -227,10 +234,18 @@ typedef struct qa_item {
     const char *icon;
     /** UIApplicationShortcutItemUserInfo; { NULL, 0 } for none. */
     qa_dictionary user_info;
+    /** ABI 1.1. In set_dynamic_items: the item's id, or NULL to have the
+     *  broker derive one (see "Identity" above). A given id MUST be unique
+     *  among the app's items, static ones included (a static item's id is
+     *  its type), non-empty and at most 255 bytes; a list that breaks this is
+     *  refused with QA_STATUS_REJECTED naming both items. In a request: the
+     *  performed item's id, never NULL (the host sets it, whatever the
+     *  plugin's ABI minor). */
+    const char *id;
 } qa_item;
 
 /** Initialiser for a qa_item: `qa_item item = QA_ITEM_INIT;`. */
-#define QA_ITEM_INIT { sizeof(qa_item), NULL, NULL, NULL, QA_ICON_NONE, NULL, { NULL, 0 } }
+#define QA_ITEM_INIT { sizeof(qa_item), NULL, NULL, NULL, QA_ICON_NONE, NULL, { NULL, 0 }, NULL }
 
 /* ── Requests and completions ───────────────────────────────────────── */
 

@@ -1,4 +1,5 @@
 import DBus
+import QuickActionsAPI
 
 /// An app as `ListApplications` and its object's properties describe it.
 public struct Application: Sendable, Equatable {
@@ -43,7 +44,7 @@ public struct Application: Sendable, Equatable {
         }
         var apps: [Application] = []
         for (path, interfaces) in objects {
-            guard let properties = interfaces.dictionary?[.string(BrokerAPI.applicationInterface)]?.dictionary else {
+            guard let properties = interfaces.dictionary?[.string(BrokerAPI.applicationInterface.rawValue)]?.dictionary else {
                 continue
             }
             guard let id = properties[.string("Id")]?.string else {

@@ -1,4 +1,5 @@
 import DBus
+import QuickActionsAPI
 
 /// A client of the broker's D-Bus API v1 on one bus connection. Every call
 /// maps failures to ``CLIError`` (see ``BrokerErrorMapping``).

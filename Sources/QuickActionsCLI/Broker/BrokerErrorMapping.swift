@@ -1,4 +1,5 @@
 import DBus
+import QuickActionsAPI
 
 /// Turns what the bus or the broker answered into the CLI's error, and so its
 /// exit code: one place for the mapping the help documents.
@@ -40,11 +41,11 @@ public enum BrokerErrorMapping {
         let name = error.name.rawValue
         let message = oneLine(error.message)
         switch name {
-        case BrokerAPI.Errors.unknownApplication, BrokerAPI.Errors.unknownItem:
+        case BrokerAPI.ErrorNames.unknownApplication.rawValue, BrokerAPI.ErrorNames.unknownItem.rawValue:
             return .notFound(message)
-        case BrokerAPI.Errors.pluginFailed:
+        case BrokerAPI.ErrorNames.pluginFailed.rawValue:
             return .pluginFailed(message)
-        case BrokerAPI.Errors.timeout:
+        case BrokerAPI.ErrorNames.timeout.rawValue:
             return .pluginFailed(message)
         case ErrorName.invalidArgs.rawValue:
             return .usage(UsageError("the broker rejected \(what): \(message)"))

@@ -1,3 +1,4 @@
+import QuickActionsAPI
 /// Options several commands share, and how their values are read.
 enum CommonOptions {
     static let json = OptionSpec("json", help: "Print the data as one JSON document (sorted keys), for scripts.")

@@ -1,4 +1,5 @@
 import DBus
+import QuickActionsAPI
 import Dispatch
 import Glibc
 
@@ -55,9 +56,9 @@ struct WatchCommand: CLICommand {
         broker.connection.onDisconnect { error in continuation.yield(.disconnected(error.message)) }
         let subscription = try await broker.subscribeToChanges { message in
             switch message.member?.rawValue {
-            case BrokerAPI.itemsChanged:
+            case BrokerAPI.Signal.itemsChanged.rawValue:
                 if let app = (try? message.arguments())?.first?.string { continuation.yield(.itemsChanged(app)) }
-            case BrokerAPI.applicationsChanged:
+            case BrokerAPI.Signal.applicationsChanged.rawValue:
                 continuation.yield(.applicationsChanged)
             default:
                 break
@@ -91,7 +92,7 @@ struct WatchCommand: CLICommand {
             items = nil
         }
         if json {
-            var object: [String: Any] = ["signal": BrokerAPI.itemsChanged, "app-id": app]
+            var object: [String: Any] = ["signal": BrokerAPI.Signal.itemsChanged.rawValue, "app-id": app]
             if let items {
                 object["items"] = items.map { JSONOutput.object($0.raw) }
             } else {
@@ -102,11 +103,11 @@ struct WatchCommand: CLICommand {
         }
         let style = Style(enabled: console.terminal.colour)
         guard let items else {
-            console.print("\(Self.clock()) \(style.bold(BrokerAPI.itemsChanged)) \(app): removed")
+            console.print("\(Self.clock()) \(style.bold(BrokerAPI.Signal.itemsChanged.rawValue)) \(app): removed")
             return
         }
         let count = items.count == 1 ? "1 item" : "\(items.count) items"
-        console.print("\(Self.clock()) \(style.bold(BrokerAPI.itemsChanged)) \(app): \(count)")
+        console.print("\(Self.clock()) \(style.bold(BrokerAPI.Signal.itemsChanged.rawValue)) \(app): \(count)")
         ItemsView.items(items, terminal: console.terminal).forEach(console.print)
     }
 
@@ -114,7 +115,7 @@ struct WatchCommand: CLICommand {
         let apps = try await broker.listApplications()
         if json {
             let object: [String: Any] = [
-                "signal": BrokerAPI.applicationsChanged, "applications": apps.map(JSONOutput.application),
+                "signal": BrokerAPI.Signal.applicationsChanged.rawValue, "applications": apps.map(JSONOutput.application),
             ]
             console.print(try JSONOutput.text(object, compact: true))
             return
@@ -122,9 +123,9 @@ struct WatchCommand: CLICommand {
         let style = Style(enabled: console.terminal.colour)
         let clock = Self.clock()
         let ids = apps.isEmpty ? "no apps" : apps.map(\.id).joined(separator: ", ")
-        let used = DisplayWidth.of("\(clock) \(BrokerAPI.applicationsChanged) ")
+        let used = DisplayWidth.of("\(clock) \(BrokerAPI.Signal.applicationsChanged.rawValue) ")
         let fitted = console.terminal.width.map { DisplayWidth.truncate(ids, to: max(1, $0 - used)) } ?? ids
-        console.print("\(clock) \(style.bold(BrokerAPI.applicationsChanged)) \(fitted)")
+        console.print("\(clock) \(style.bold(BrokerAPI.Signal.applicationsChanged.rawValue)) \(fitted)")
     }
 
     /// The local time as HH:MM:SS.

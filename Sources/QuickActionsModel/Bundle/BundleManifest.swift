@@ -151,9 +151,18 @@ private struct ManifestKeys {
             return []
         }
         var items: [ShortcutItem] = []
+        // A static item's id is its type, so the type must be unique: the first one wins.
+        var indexOfType: [String: Int] = [:]
         for (index, element) in array.enumerated() {
             switch ShortcutItemManifest.item(from: element) {
-            case .success(let item):
+            case .success(var item):
+                if let first = indexOfType[item.type] {
+                    warn("\(appID): UIApplicationShortcutItems[\(index)] skipped: its type \(item.type.quotedForMessage) "
+                        + "is already that of UIApplicationShortcutItems[\(first)], and a static item's id is its type")
+                    continue
+                }
+                indexOfType[item.type] = index
+                item.id = item.type
                 items.append(item)
             case .failure(let skipped):
                 warn("\(appID): UIApplicationShortcutItems[\(index)] skipped: \(skipped.reason)")

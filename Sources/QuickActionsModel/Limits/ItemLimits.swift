@@ -12,6 +12,8 @@ public enum ItemLimits {
     public static let maximumTitleBytes = 1024
     /// `subtitle`: at most this many bytes.
     public static let maximumSubtitleBytes = 1024
+    /// `id`, when a plugin gives one: non-empty and at most this many bytes.
+    public static let maximumIDBytes = 255
     /// A symbol name or icon file path: at most this many bytes.
     public static let maximumIconBytes = 1024
     /// The user info's encoded size.
@@ -45,6 +47,9 @@ public enum ItemLimits {
     public static func validate(_ item: ShortcutItem, index: Int) throws(ItemLimitError) {
         try checkText(item.type, field: .type, limit: maximumTypeBytes, index: index, required: true)
         try checkText(item.title, field: .title, limit: maximumTitleBytes, index: index, required: true)
+        if let id = item.id {
+            try checkText(id, field: .id, limit: maximumIDBytes, index: index, required: true)
+        }
         if let subtitle = item.subtitle {
             try checkText(subtitle, field: .subtitle, limit: maximumSubtitleBytes, index: index, required: false)
         }
@@ -82,13 +87,14 @@ public enum ItemLimits {
 public enum ItemLimitError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A field of an item.
     public enum Field: String, Sendable, Hashable {
-        case type, title, subtitle, icon
+        case type, id, title, subtitle, icon
         case userInfo = "user-info"
 
         /// The limit on this field, in bytes.
         public var limit: Int {
             switch self {
             case .type: return ItemLimits.maximumTypeBytes
+            case .id: return ItemLimits.maximumIDBytes
             case .title: return ItemLimits.maximumTitleBytes
             case .subtitle: return ItemLimits.maximumSubtitleBytes
             case .icon: return ItemLimits.maximumIconBytes

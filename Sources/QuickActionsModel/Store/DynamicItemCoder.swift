@@ -1,9 +1,10 @@
-/// The dynamic-item store's file format, version 1: compact, binary and lossless.
+/// The dynamic-item store's file format, version 2: compact, binary and lossless.
 ///
 /// All integers are big-endian.
 ///
-///     file     = "QAIS" (magic), u16 version = 1, u32 item count, item*, u32 CRC-32
-///     item     = string type, string title, optional subtitle, icon, value user info ('m')
+///     file     = "QAIS" (magic), u16 version = 2, u32 item count, item*, u32 CRC-32
+///     item     = string type, string title, optional subtitle, icon, value user info ('m'),
+///                optional id                       (version 1, without ids, is still read)
 ///     optional = 0x00 | 0x01 string
 ///     icon     = 0x00 (none) | 0x01 string (a ShortcutIconType raw value)
 ///              | 0x02 string (symbol) | 0x03 string (file)
@@ -21,7 +22,9 @@
 /// bytes, lists within `ItemLimits`, nesting within `ItemLimits.maximumUserInfoDepth`.
 public enum DynamicItemCoder {
     /// The format version `encode` writes and `decode` reads.
-    public static let formatVersion: UInt16 = 1
+    public static let formatVersion: UInt16 = 2
+    /// The versions `decode` reads: 1 had no item ids.
+    public static let readableVersions: ClosedRange<UInt16> = 1...2
     static let magic: [UInt8] = Array("QAIS".utf8)
 
     /// Encodes a dynamic list after checking it against `ItemLimits`.
@@ -55,6 +58,12 @@ public enum DynamicItemCoder {
                 writer.string(path)
             }
             writer.value(.dictionary(item.userInfo))
+            if let id = item.id {
+                writer.bytes.append(1)
+                writer.string(id)
+            } else {
+                writer.bytes.append(0)
+            }
         }
         writer.integer(CRC32.checksum(writer.bytes))
         return writer.bytes
@@ -70,7 +79,7 @@ public enum DynamicItemCoder {
         var reader = Reader(bytes: bytes[...], end: bytes.count)
         reader.offset = magic.count
         let version: UInt16 = try reader.integer()
-        if version != formatVersion { throw .unsupportedVersion(Int(version)) }
+        if !readableVersions.contains(version) { throw .unsupportedVersion(Int(version)) }
         guard bytes.count >= magic.count + 2 + 4 + 4 else { throw .truncated(offset: bytes.count) }
         let body = bytes.count - 4
         var checksumReader = Reader(bytes: bytes[...], end: bytes.count)
@@ -89,7 +98,7 @@ public enum DynamicItemCoder {
         var items: [ShortcutItem] = []
         items.reserveCapacity(Int(count))
         for _ in 0..<count {
-            items.append(try reader.item())
+            items.append(try reader.item(hasID: version >= 2))
         }
         if reader.offset != body {
             throw .invalid(offset: reader.offset, reason: "\(body - reader.offset) bytes after the last item")
@@ -151,7 +160,8 @@ public enum StoreFormatError: Error, Sendable, Hashable, CustomStringConvertible
         case .notAStateFile:
             return "the file does not start with the store's magic bytes \"QAIS\""
         case .unsupportedVersion(let version):
-            return "format version \(version) is not the version \(DynamicItemCoder.formatVersion) this build reads"
+            let readable = DynamicItemCoder.readableVersions
+            return "format version \(version) is not one this build reads (\(readable.lowerBound) to \(readable.upperBound))"
         case .truncated(let offset):
             return "the file ends early, at byte \(offset)"
         case .checksumMismatch(let stored, let computed):

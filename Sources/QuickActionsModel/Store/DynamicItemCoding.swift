@@ -93,7 +93,7 @@ struct Reader {
         return string
     }
 
-    mutating func item() throws(StoreFormatError) -> ShortcutItem {
+    mutating func item(hasID: Bool) throws(StoreFormatError) -> ShortcutItem {
         let type = try string()
         let title = try string()
         let subtitle: String?
@@ -120,7 +120,15 @@ struct Reader {
         guard case .dictionary(let userInfo) = try value(level: 1) else {
             throw .invalid(offset: userInfoOffset, reason: "user info that is not a dictionary")
         }
-        return ShortcutItem(type: type, title: title, subtitle: subtitle, icon: icon, userInfo: userInfo)
+        var id: String?
+        if hasID {
+            switch try byte() {
+            case 0: id = nil
+            case 1: id = try string()
+            case let tag: throw .invalid(offset: offset - 1, reason: "id marker \(tag), not 0 or 1")
+            }
+        }
+        return ShortcutItem(type: type, title: title, subtitle: subtitle, icon: icon, userInfo: userInfo, id: id)
     }
 
     /// Reads one value at nesting `level`; refuses to go past the depth limit, which bounds

@@ -6,6 +6,11 @@
 //                   (the item itself, then an item "arguments" whose title is the
 //                   activation token, subtitle the resolved icon, user info the arguments)
 //   data-directory  writes a file into its data directory and reports the path
+//   publish         sets its dynamic items to the "items" argument: an array of dictionaries
+//                   with "type", "title" and optionally "id" and "user-info"; completes with
+//                   "set <n> items", or fails with the broker's reason
+//   show-*          (a type published so) completes with "performed <id> <title> <user info>",
+//                   the user info's keys sorted, so a test sees exactly which item it got
 //   never           never calls its completion
 //   twice           calls its completion twice
 //   anything else   completes from another thread with the calls it has seen
@@ -38,8 +43,11 @@ final class SwiftTestPlugin: QuickActionsPlugin {
         calls.append("perform:\(action.item.type)")
         switch action.item.type {
         case "echo-items":
+            // The echoed item is a new dynamic item, not the static one performed: no id.
+            var item = action.item
+            item.id = nil
             let echoed = [
-                action.item,
+                item,
                 ShortcutItem(
                     type: "arguments", title: action.activationToken ?? "(no token)", subtitle: action.resolvedIcon,
                     userInfo: action.arguments),
@@ -53,6 +61,20 @@ final class SwiftTestPlugin: QuickActionsPlugin {
                     completion(.failure("\(error)"))
                 }
             }
+        case "publish":
+            let host = self.host
+            let items = Self.items(from: action.arguments["items"])
+            Thread.detachNewThread {
+                do {
+                    try host.setShortcutItems(items)
+                    completion(.success("set \(items.count) items"))
+                } catch {
+                    completion(.failure("\(error)"))
+                }
+            }
+        case let type where type.hasPrefix("show-"):
+            let info = action.item.userInfo.keys.sorted().map { "\($0)=\(action.item.userInfo[$0].map(Self.text) ?? "")" }
+            completion(.success("performed \(action.item.id ?? "(no id)") \(action.item.title) \(info.joined(separator: ","))"))
         case "data-directory":
             guard let folder = host.dataDirectory else {
                 completion(.failure("no data directory"))
@@ -73,6 +95,28 @@ final class SwiftTestPlugin: QuickActionsPlugin {
         default:
             let summary = calls.joined(separator: ",")
             Thread.detachNewThread { completion(.success("calls=\(summary)")) }
+        }
+    }
+
+    /// The "items" argument of "publish" as items.
+    private static func items(from value: UserInfoValue?) -> [ShortcutItem] {
+        guard case .array(let list)? = value else { return [] }
+        return list.compactMap { element -> ShortcutItem? in
+            guard case .dictionary(let fields) = element, case .string(let type)? = fields["type"],
+                  case .string(let title)? = fields["title"] else { return nil }
+            var id: String?
+            if case .string(let given)? = fields["id"] { id = given }
+            var userInfo: UserInfo = [:]
+            if case .dictionary(let info)? = fields["user-info"] { userInfo = info }
+            return ShortcutItem(type: type, title: title, userInfo: userInfo, id: id)
+        }
+    }
+
+    private static func text(_ value: UserInfoValue) -> String {
+        switch value {
+        case .string(let text): text
+        case .int(let number): String(number)
+        default: "\(value)"
         }
     }
 

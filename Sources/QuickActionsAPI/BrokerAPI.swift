@@ -1,0 +1,83 @@
+import DBus
+
+/// The names of the broker's public D-Bus API v1 (dbus/org.quickactions.Broker1.xml and
+/// dbus/org.quickactions.Application1.xml), spelled once for the broker, the CLI, the bridges
+/// and the tests. A renamed member is a compile error here, never a silent mismatch on the wire.
+public enum BrokerAPI {
+    /// The broker's well-known name on the session bus.
+    public static let busName: BusName = "org.quickactions.Broker1"
+    /// The root object: the Broker1 interface and the ObjectManager of every app.
+    public static let rootPath: ObjectPath = "/org/quickactions/Broker1"
+    /// The parent of every app's object.
+    public static let appsPath: ObjectPath = "/org/quickactions/Broker1/apps"
+    public static let interface: InterfaceName = "org.quickactions.Broker1"
+    /// Each app's object implements this.
+    public static let applicationInterface: InterfaceName = "org.quickactions.Application1"
+    public static let objectManager: InterfaceName = "org.freedesktop.DBus.ObjectManager"
+
+    /// The object of the app `appID`: its id escaped into one path element.
+    public static func appPath(_ appID: String) -> ObjectPath {
+        appsPath.appendingEscaped(appID)
+    }
+
+    /// The methods of org.quickactions.Broker1.
+    public enum Member {
+        public static let listApplications: MemberName = "ListApplications"
+        public static let getItems: MemberName = "GetItems"
+        public static let getAllItems: MemberName = "GetAllItems"
+        public static let perform: MemberName = "Perform"
+        public static let reload: MemberName = "Reload"
+        public static let getManagedObjects: MemberName = "GetManagedObjects"
+    }
+
+    /// The signals of org.quickactions.Broker1.
+    public enum Signal {
+        public static let itemsChanged: MemberName = "ItemsChanged"
+        public static let applicationsChanged: MemberName = "ApplicationsChanged"
+    }
+
+    /// The properties of org.quickactions.Broker1 and org.quickactions.Application1.
+    public enum Property {
+        public static let version = "Version"
+        public static let pendingPerforms = "PendingPerforms"
+        public static let id = "Id"
+        public static let name = "Name"
+        public static let icon = "Icon"
+        public static let loaded = "Loaded"
+        public static let items = "Items"
+    }
+
+    /// The error names the broker answers with, beside the bus's own.
+    public enum ErrorNames {
+        public static let unknownApplication: ErrorName = "org.quickactions.Error.UnknownApplication"
+        public static let unknownItem: ErrorName = "org.quickactions.Error.UnknownItem"
+        public static let pluginFailed: ErrorName = "org.quickactions.Error.PluginFailed"
+        public static let timeout: ErrorName = "org.quickactions.Error.Timeout"
+    }
+
+    /// The keys of the `a{sv}` options of GetItems, GetAllItems and Perform.
+    public enum Option {
+        /// s: the locale to list or perform in.
+        public static let locale = "locale"
+        /// u: at most this many items per app.
+        public static let limit = "limit"
+        /// u: Perform only, 1 to ``maximumTimeoutMilliseconds``.
+        public static let timeoutMilliseconds = "timeout-ms"
+        /// a{sv}: Perform only, caller data for the plugin.
+        public static let arguments = "arguments"
+        /// s: Perform only, an XDG activation token.
+        public static let activationToken = "activation-token"
+        /// s: Perform only, the id of exactly the item to perform.
+        public static let itemID = "item-id"
+    }
+
+    /// The keys of the `a{sv}` result of Perform.
+    public enum ResultKey {
+        public static let message = "message"
+        /// "launch" when the call loaded the plugin, else "resume".
+        public static let activation = "activation"
+    }
+
+    /// The largest `timeout-ms` the broker accepts.
+    public static let maximumTimeoutMilliseconds: UInt32 = 600_000
+}

@@ -2,18 +2,17 @@ import DBus
 import Dispatch
 import Foundation
 import Locking
+import QuickActionsAPI
 import QuickActionsModel
 
 /// The order GetItems and GetAllItems list an app's items in (option `order`).
-enum ListingOrder: String, Sendable {
-    /// Static items in manifest order, then dynamic items as set: today's order.
-    case display
-    /// Highest frecency first (``UsageHistory``); ties keep display order.
-    case frecency
+typealias ListingOrder = BrokerAPI.Order
 
+extension BrokerAPI.Order {
     init(option value: String) throws(DBusError) {
-        guard let order = ListingOrder(rawValue: value) else {
-            throw DBusError.invalidArgs("option \"order\" is \"\(value.prefix(64))\"; it must be \"display\" or \"frecency\"")
+        guard let order = BrokerAPI.Order(rawValue: value) else {
+            throw DBusError.invalidArgs("option \"\(BrokerAPI.Option.order)\" is \"\(value.prefix(64))\"; it must be "
+                + BrokerAPI.Order.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or "))
         }
         self = order
     }
@@ -27,7 +26,7 @@ enum ListingOrder: String, Sendable {
 /// `flush()` waits for the pending write (the broker calls it when stopping).
 final class UsageRanking: Sendable {
     /// The item key carrying an item's score in frecency-ordered listings.
-    static let scoreKey = "frecency"
+    static let scoreKey = ItemKey.frecency
 
     private struct State {
         var history: UsageHistory
@@ -110,8 +109,8 @@ final class UsageRanking: Sendable {
         var type: String?
         for entry in entries {
             guard case .string(let key) = entry.key, case .variant(.string(let text)) = entry.value else { continue }
-            if key == "id" { return text }
-            if key == "type" { type = text }
+            if key == ItemKey.id { return text }
+            if key == ItemKey.type { type = text }
         }
         return type
     }
@@ -146,7 +145,7 @@ extension Broker {
     /// The root's usage members (dbus/org.quickactions.Broker1.xml).
     func usageMethods() -> [Method] {
         [
-            Method("ForgetUsage",
+            Method(BrokerAPI.Member.forgetUsage,
                    inputs: [Argument("app_id", .string)],
                    outputs: [Argument("forgotten", .uint32)],
                    annotations: [.documentation(

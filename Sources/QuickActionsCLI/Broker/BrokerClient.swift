@@ -70,7 +70,7 @@ public final class BrokerClient: Sendable {
     /// `ForgetUsage(app_id)`: clears one app's usage history, or every app's for "";
     /// returns how many items had one.
     public func forgetUsage(app: String) async throws(CLIError) -> UInt32 {
-        let reply = try await call("ForgetUsage", [.string(app)], what: app.isEmpty ? nil : "ForgetUsage of app '\(app)'")
+        let reply = try await call(BrokerAPI.Member.forgetUsage, [.string(app)], what: app.isEmpty ? nil : "ForgetUsage of app '\(app)'")
         guard case .uint32(let count)? = reply.first else {
             throw .failed("the broker answered ForgetUsage with something other than a count")
         }

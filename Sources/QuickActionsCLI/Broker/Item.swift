@@ -1,4 +1,5 @@
 import DBus
+import QuickActionsAPI
 
 /// One quick action as the broker lists it (an `a{sv}`), with the fields the
 /// CLI shows; `raw` keeps the exact dictionary for `--json`.
@@ -49,7 +50,7 @@ public struct Item: Sendable, Equatable {
     }
 
     /// The usage score, in listings asked for in "frecency" order.
-    public var frecency: Double? { raw.dictionary?[.string("frecency")]?.double }
+    public var frecency: Double? { raw.dictionary?[.string(ItemKey.frecency)]?.double }
 
     /// Reads an `aa{sv}`.
     static func list(decoding value: Value?, app: String) throws(CLIError) -> [Item] {

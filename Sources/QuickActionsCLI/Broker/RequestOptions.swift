@@ -1,4 +1,5 @@
 import DBus
+import QuickActionsAPI
 
 /// The `a{sv}` options of the broker's calls, built only from what was given.
 public struct RequestOptions: Sendable, Equatable {
@@ -32,7 +33,7 @@ public struct RequestOptions: Sendable, Equatable {
         if let timeoutMilliseconds { add("timeout-ms", .uint32(timeoutMilliseconds)) }
         if let arguments { add("arguments", arguments) }
         if let activationToken { add("activation-token", .string(activationToken)) }
-        if let order { add("order", .string(order)) }
+        if let order { add(BrokerAPI.Option.order, .string(order)) }
         return .dictionary(key: .string, value: .variant, entries)
     }
 }

@@ -61,6 +61,30 @@ import Testing
         #expect(((limited.data.first as? [Any]) ?? []).compactMap { ItemJSON($0)?.string("type") } == ["launch-handled"])
     }
 
+    @Test func usesCountPerItemIDNotPerType() async throws {
+        let harness = try await BrokerHarness(bundles: [Fixtures.swiftApp])
+        defer { harness.stop() }
+        let app = "org.example.swift"
+        // echo-items publishes a dynamic item of its own type: two items, one type, two ids.
+        #expect(try await Self.perform(harness, app, "echo-items"))
+        let listed = try BusctlReply(try await harness.call("GetItems", "sa{sv}", [app, "0"]))
+        let items = ((listed.data.first as? [Any]) ?? []).compactMap(ItemJSON.init)
+        let echoes = items.filter { $0.string("type") == "echo-items" }
+        try #require(echoes.count == 2, "\(items.map(\.fields))")
+        let dynamicID = try #require(echoes.last?.string("id"))
+        #expect(dynamicID != echoes.first?.string("id"))
+        for _ in 0..<2 {
+            let reply = try BusctlReply(try await harness.call("Perform", "ssa{sv}", [app, "echo-items", "1", "item-id", "s", dynamicID]))
+            #expect(reply.data.first as? Bool == true)
+        }
+        let ranked = try BusctlReply(try await harness.call("GetItems", "sa{sv}", [app, "1", "order", "s", "frecency"]))
+        let order = ((ranked.data.first as? [Any]) ?? []).compactMap(ItemJSON.init)
+        #expect(order.first?.string("id") == dynamicID, "\(order.map(\.fields))")
+        let staticScore = order.first { $0.string("id") == "echo-items" }.flatMap { ($0.fields["frecency"] as? [String: Any])?["data"] as? Double }
+        // The first echo-items Perform named the type alone: it ran (and counted for) the static item.
+        #expect(staticScore.map { $0 > 0.9 && $0 <= 1 } == true, "\(String(describing: staticScore))")
+    }
+
     @Test func forgetUsageClearsOneAppOrAll() async throws {
         let harness = try await BrokerHarness(bundles: [Fixtures.cApp, Fixtures.swiftApp])
         defer { harness.stop() }

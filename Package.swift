@@ -66,7 +66,9 @@ var package = Package(
             dependencies: ["DBus", "QuickActionsAPI", "QuickActionsModel", "QuickActionsHost", "Locking"],
             swiftSettings: strict
         ),
-        .executableTarget(name: "quickactionsd", dependencies: ["QuickActionsBroker"], swiftSettings: strict),
+        // The search bridges (issue 16): GNOME Shell, KRunner, dock quicklists; clients of the contract only.
+        .target(name: "QuickActionsSearch", dependencies: ["DBus", "QuickActionsAPI", "Locking"], swiftSettings: strict),
+        .executableTarget(name: "quickactionsd", dependencies: ["QuickActionsBroker", "QuickActionsSearch", "Locking"], swiftSettings: strict),
         // The launcher CLI's logic (argument parsing, broker client, output), testable as a library.
         .target(name: "QuickActionsCLI", dependencies: ["DBus", "QuickActionsAPI", "Locking"], swiftSettings: strict),
         .executableTarget(name: "quickactions", dependencies: ["QuickActionsCLI"], swiftSettings: strict),
@@ -93,6 +95,10 @@ var package = Package(
             exclude: ["Conformance/roundtrip.py"],
             swiftSettings: strict
         ),
+        .testTarget(
+            name: "QuickActionsSearchTests",
+            dependencies: ["QuickActionsSearch", "QuickActionsAPI", "DBus", "QuickActionsTestSupport"],
+            exclude: ["Scripts"], swiftSettings: strict),
         .testTarget(
             name: "QuickActionsAPITests", dependencies: ["QuickActionsAPI", "DBus", "QuickActionsTestSupport"],
             swiftSettings: strict),

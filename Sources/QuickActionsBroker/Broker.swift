@@ -78,7 +78,8 @@ public final class Broker: Sendable {
 
     /// Exports the API, takes the bus name and serves until SIGTERM/SIGINT,
     /// the loss of the name or of the bus. Returns the process exit status.
-    public func run() async throws -> Int32 {
+    /// `whenServing` runs once the name is taken (quickactionsd starts the search bridges there).
+    public func run(whenServing: (@Sendable () -> Void)? = nil) async throws -> Int32 {
         connection.onDisconnect { [weak self] error in
             self?.log(.error, "lost the bus (\(error.message)); exiting so the supervisor restarts the broker")
             self?.finish(status: 1)
@@ -108,6 +109,7 @@ public final class Broker: Sendable {
             throw BrokerStartError.nameTaken(owner: owner)
         }
         log(.info, "serving \(Self.busName.rawValue) as \(connection.uniqueName)")
+        whenServing?()
         if configuration.watchDirectories {
             startWatching()
         }

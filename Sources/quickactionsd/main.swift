@@ -1,12 +1,15 @@
 import DBus
 import Foundation
+import Locking
 import QuickActionsBroker
 import QuickActionsModel
+import QuickActionsSearch
 
 /// quickactionsd: the per-user quick-actions broker on D-Bus.
 let usage = """
     Usage: quickactionsd [--session | --system | --address ADDR] [--plugins DIR]...
                          [--state-dir DIR] [--timeout-ms N] [--replace] [--verbose]
+                         [--no-search | --no-gnome-shell | --no-krunner | --no-dock]
 
     Serves org.quickactions.Broker1: lists the quick actions of the plugin
     bundles it finds and performs them by loading the plugin on first use.
@@ -24,6 +27,7 @@ let usage = """
       --timeout-ms N     default Perform timeout, 1 to 600000 (default 20000)
       --replace          take the name from a running broker
       --verbose          log every call
+    \(SearchOptions.help)
       --help, --version
 
     Exit status: 0 after SIGTERM/SIGINT or when replaced; 1 when the bus is
@@ -99,8 +103,9 @@ if arguments.contains("--version") {
     exit(0)
 }
 let configuration: BrokerConfiguration
+let (searchOptions, brokerArguments) = SearchOptions.extract(from: arguments)
 do {
-    configuration = try parse(arguments, environment: ProcessInfo.processInfo.environment)
+    configuration = try parse(brokerArguments, environment: ProcessInfo.processInfo.environment)
 } catch let error as UsageError {
     fail(error.description, status: 2)
 } catch {
@@ -115,9 +120,39 @@ do {
 }
 // The broker runs as a task; the main thread parks in Dispatch. (No top-level
 // await: it would make main itself async, which valgrind cannot follow.)
+/// The search bridges, on their own connection, once the broker serves (docs/search.md).
+func startSearch() {
+    guard searchOptions.any else { return }
+    let log = Log(verbose: configuration.verbose)
+    let searchLog = SearchLog { level, message in
+        switch level {
+        case .debug: log(.debug, message)
+        case .info: log(.info, message)
+        case .warning: log(.warning, message)
+        case .error: log(.error, message)
+        }
+    }
+    Task {
+        do {
+            let service = try SearchService(
+                bus: configuration.bus, options: searchOptions, environment: ProcessInfo.processInfo.environment,
+                log: searchLog)
+            if try await service.start(replace: configuration.replace) {
+                searchService.withLock { $0 = service }
+            } else {
+                service.stop()
+            }
+        } catch {
+            log(.error, "cannot start the search bridges: \(error); the broker serves without them")
+        }
+    }
+}
+let searchService = Locked<SearchService?>(nil)
+
 Task {
     do {
-        let status = try await broker.run()
+        let status = try await broker.run(whenServing: startSearch)
+        searchService.withLock { $0?.stop() }
         broker.close()
         exit(status)
     } catch {

@@ -1,0 +1,58 @@
+import DBus
+import Foundation
+import Locking
+import QuickActionsAPI
+
+/// The search bridges of one quickactionsd: their own connection to the broker's bus, the
+/// well-known name ``SearchNames/busName`` and the objects of every bridge turned on.
+///
+/// Started after the broker serves its name. When another connection owns the name already
+/// (a second broker's bridges), the bridges do not serve and say so, unless `replace` is set
+/// (quickactionsd's --replace), which takes the name as the broker takes its own.
+public final class SearchService: Sendable {
+    public let connection: Connection
+    public let catalog: SearchCatalog
+    let options: SearchOptions
+    let log: SearchLog
+    let matcher: SearchMatcher
+
+    public init(bus: Connection.Bus, options: SearchOptions, environment: [String: String], log: SearchLog) throws(DBusError) {
+        connection = try Connection(bus)
+        catalog = SearchCatalog(proxy: BrokerProxy(connection: connection))
+        self.options = options
+        self.log = log
+        matcher = SearchMatcher(environment: environment)
+    }
+
+    /// Exports the bridges and takes the name. Returns false when the name is another's.
+    @discardableResult
+    public func start(replace: Bool = false) async throws(DBusError) -> Bool {
+        try await catalog.start()
+        if options.gnomeShell {
+            let provider = GnomeShellSearchProvider(catalog: catalog, matcher: matcher, log: log)
+            try connection.export([provider.interface()], at: SearchNames.gnomeShellPath)
+        }
+        var flags: Connection.NameFlags = [.allowReplacement, .doNotQueue]
+        if replace { flags.insert(.replaceExisting) }
+        let answer = try await connection.requestName(SearchNames.busName, flags: flags)
+        guard answer == .primaryOwner || answer == .alreadyOwner else {
+            let owner = (try? await connection.owner(of: SearchNames.busName)) ?? nil
+            log(.warning, "\(SearchNames.busName.rawValue) is owned by \(owner ?? "another connection"); "
+                + "the search bridges of this broker do not serve (start it with --replace to take over)")
+            return false
+        }
+        log(.info, "serving \(SearchNames.busName.rawValue) as \(connection.uniqueName):" + enabled)
+        return true
+    }
+
+    private var enabled: String {
+        [options.gnomeShell ? " GNOME Shell search" : nil, options.krunner ? " KRunner" : nil,
+         options.dock ? " dock quicklists" : nil].compactMap { $0 }.joined(separator: ",")
+    }
+
+    /// Stops following the broker and closes the connection (the bus drops the name).
+    public func stop() {
+        catalog.stop()
+        connection.close()
+    }
+}

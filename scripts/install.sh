@@ -130,6 +130,7 @@ put 644 "$root/desktop/org.quickactions.Search1.search-provider.ini" \
   "$DATADIR/gnome-shell/search-providers/org.quickactions.Search1.search-provider.ini"
 substitute "$root/desktop/org.quickactions.QuickActions.desktop.in" >"$staging/org.quickactions.QuickActions.desktop"
 put 644 "$staging/org.quickactions.QuickActions.desktop" "$DATADIR/applications/org.quickactions.QuickActions.desktop"
+put 644 "$root/desktop/org.quickactions.Search1.krunner.desktop" "$DATADIR/krunner/dbusplugins/org.quickactions.Search1.desktop"
 
 # The D-Bus contract, for launcher authors, and the plugin ABI header, for plugin authors.
 for xml in "$root"/dbus/org.quickactions.*.xml; do

@@ -103,12 +103,7 @@ public final class BrokerHarness: @unchecked Sendable {
     private static func launch(
         bus: TestBus, directory: URL, arguments: [String], environment: [String: String], generation: Int
     ) throws -> ManagedProcess {
-        // The search bridges write KRunner's runner file into $XDG_DATA_HOME: never the host's.
-        var environment = environment
-        if environment["XDG_DATA_HOME"] == nil {
-            environment["XDG_DATA_HOME"] = directory.appendingPathComponent("data-home").path
-        }
-        return try ManagedProcess(
+        try ManagedProcess(
             PackagePaths.executable("quickactionsd").path, arguments, environment: bus.environment(environment),
             directory: directory, name: "quickactionsd-\(generation)")
     }

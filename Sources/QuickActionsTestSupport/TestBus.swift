@@ -44,9 +44,13 @@ public final class TestBus: Sendable {
               <servicedir>\(serviceDirectory.path)</servicedir>
             </busconfig>
             """.write(to: config, atomically: true, encoding: .utf8)
+        // Services it activates inherit its environment: their $XDG_DATA_HOME (where
+        // quickactionsd writes KRunner's runner file) is the bus's own folder, never the host's.
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_DATA_HOME"] = directory.appendingPathComponent("data-home").path
         let daemon = try ManagedProcess(
             "dbus-daemon", ["--nofork", "--print-address=1", "--config-file=\(config.path)"],
-            directory: directory, name: "dbus-daemon")
+            environment: environment, directory: directory, name: "dbus-daemon")
         let deadline = ContinuousClock.now + .seconds(15)
         var found: String?
         while found == nil && ContinuousClock.now < deadline {
@@ -88,6 +92,8 @@ public final class TestBus: Sendable {
         env["DBUS_SESSION_BUS_ADDRESS"] = address
         env.removeValue(forKey: "DBUS_STARTER_ADDRESS")
         env.removeValue(forKey: "DBUS_STARTER_BUS_TYPE")
+        // quickactionsd writes KRunner's runner file into $XDG_DATA_HOME: the bus's folder, never the host's.
+        env["XDG_DATA_HOME"] = directory.appendingPathComponent("data-home").path
         for (key, value) in extra { env[key] = value }
         return env
     }

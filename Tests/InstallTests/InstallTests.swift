@@ -25,6 +25,7 @@ struct InstallTests {
             "/usr/share/dbus-1/services/org.quickactions.Search1.service",
             "/usr/share/gnome-shell/search-providers/org.quickactions.Search1.search-provider.ini",
             "/usr/share/applications/org.quickactions.QuickActions.desktop",
+            "/usr/share/krunner/dbusplugins/org.quickactions.Search1.desktop",
             "/usr/lib/systemd/user/quickactionsd.service",
             "/usr/share/dbus-1/interfaces/org.quickactions.Broker1.xml",
             "/usr/share/dbus-1/interfaces/org.quickactions.Application1.xml",

@@ -15,8 +15,10 @@ public final class SearchService: Sendable {
     let options: SearchOptions
     let log: SearchLog
     let matcher: SearchMatcher
+    let environment: [String: String]
 
     public init(bus: Connection.Bus, options: SearchOptions, environment: [String: String], log: SearchLog) throws(DBusError) {
+        self.environment = environment
         connection = try Connection(bus)
         catalog = SearchCatalog(proxy: BrokerProxy(connection: connection))
         self.options = options
@@ -31,6 +33,17 @@ public final class SearchService: Sendable {
         if options.gnomeShell {
             let provider = GnomeShellSearchProvider(catalog: catalog, matcher: matcher, log: log)
             try connection.export([provider.interface()], at: SearchNames.gnomeShellPath)
+        }
+        if options.krunner {
+            let runner = KRunnerRunner(catalog: catalog, matcher: matcher,
+                                       notifier: DesktopNotifier(connection: connection, log: log), log: log)
+            try connection.export([runner.interface()], at: SearchNames.krunnerPath)
+            do {
+                let file = try KRunnerMetadata.installForUser(environment: environment)
+                log(.debug, "KRunner's runner file is \(file.path)")
+            } catch {
+                log(.warning, "cannot write KRunner's runner file: \(error); KRunner finds the runner only if it is installed system-wide")
+            }
         }
         var flags: Connection.NameFlags = [.allowReplacement, .doNotQueue]
         if replace { flags.insert(.replaceExisting) }

@@ -73,9 +73,10 @@ struct SearchBroker {
         return "\(Self.contacts)/\(item.id)"
     }
 
-    /// The titles of the contacts items that have been used, most used first.
-    func usedTitles() async throws -> [String] {
-        try await items(Self.contacts, frecency: true).filter { $0.frecency > 0 }.map(\.title)
+    /// The titles of the contacts items that have been used (uses in one second score alike,
+    /// so their order is not compared).
+    func usedTitles() async throws -> Set<String> {
+        Set(try await items(Self.contacts, frecency: true).filter { $0.frecency > 0 }.map(\.title))
     }
 
     /// Runs /usr/bin/python3 with a script from Scripts/ and the bus address first.

@@ -16,9 +16,17 @@ public final class SearchService: Sendable {
     let log: SearchLog
     let matcher: SearchMatcher
     let environment: [String: String]
+    let desktopEntries: (any DesktopEntryLookup)?
+    private let dock = Locked<DockQuicklists?>(nil)
 
-    public init(bus: Connection.Bus, options: SearchOptions, environment: [String: String], log: SearchLog) throws(DBusError) {
+    /// `desktopEntries` tells the dock bridge which desktop entry is each app's; without it
+    /// there are no quicklists (a dock could not tell which icon an app is).
+    public init(
+        bus: Connection.Bus, options: SearchOptions, environment: [String: String], log: SearchLog,
+        desktopEntries: (any DesktopEntryLookup)? = nil
+    ) throws(DBusError) {
         self.environment = environment
+        self.desktopEntries = desktopEntries
         connection = try Connection(bus)
         catalog = SearchCatalog(proxy: BrokerProxy(connection: connection))
         self.options = options
@@ -54,6 +62,17 @@ public final class SearchService: Sendable {
                 + "the search bridges of this broker do not serve (start it with --replace to take over)")
             return false
         }
+        // Quicklists only once the name is ours, so a second broker never announces them twice.
+        if options.dock {
+            if let desktopEntries {
+                let quicklists = DockQuicklists(connection: connection, catalog: catalog, lookup: desktopEntries,
+                                                notifier: DesktopNotifier(connection: connection, log: log), log: log)
+                try await quicklists.start()
+                dock.withLock { $0 = quicklists }
+            } else {
+                log(.info, "dock quicklists are off: no desktop-entry lookup tells which desktop entry is each app's")
+            }
+        }
         log(.info, "serving \(SearchNames.busName.rawValue) as \(connection.uniqueName):" + enabled)
         return true
     }
@@ -65,6 +84,7 @@ public final class SearchService: Sendable {
 
     /// Stops following the broker and closes the connection (the bus drops the name).
     public func stop() {
+        dock.withLock { $0?.stop() }
         catalog.stop()
         connection.close()
     }

@@ -21,9 +21,11 @@ extension BrokerAPI.Order {
 /// Usage ranking: records each successful Perform per item, keeps the history in the state
 /// directory (``UsageStore``) and orders listings by frecency.
 ///
-/// Recording only changes memory under a lock; the file is written on a serial queue, one
-/// write for however many uses arrived meanwhile, so a Perform never waits for the disk.
-/// `flush()` waits for the pending write (the broker calls it when stopping).
+/// Recording only changes memory under a lock; the file is written on a serial queue a second
+/// after the first unsaved use, one write for however many uses arrived meanwhile, so a
+/// Perform never waits for the disk and a burst of Performs costs one write. `flush()` writes
+/// what is pending at once (the broker calls it when stopping); a broker killed outright
+/// loses at most the last second's uses.
 final class UsageRanking: Sendable {
     /// The item key carrying an item's score in frecency-ordered listings.
     static let scoreKey = ItemKey.frecency
@@ -38,6 +40,8 @@ final class UsageRanking: Sendable {
     private let queue = DispatchQueue(label: "org.quickactions.broker.usage")
     private let log: Log
     private let now: @Sendable () -> Int64
+    /// How long a use waits to be written with those after it.
+    static let saveDelay: DispatchTimeInterval = .seconds(1)
 
     init(directory: URL, log: Log, now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }) {
         store = UsageStore(directory: directory)
@@ -55,7 +59,7 @@ final class UsageRanking: Sendable {
             defer { state.saveScheduled = true }
             return !state.saveScheduled
         }
-        if schedule { queue.async { self.saveNow() } }
+        if schedule { queue.asyncAfter(deadline: .now() + Self.saveDelay) { self.saveNow() } }
     }
 
     /// Forgets `app`'s history, or all when nil; `done` gets the number of items forgotten once
@@ -85,9 +89,9 @@ final class UsageRanking: Sendable {
         queue.async { self.saveNow() }
     }
 
-    /// Waits until every recorded use is on disk.
+    /// Writes every recorded use now, and waits for it.
     func flush() {
-        queue.sync {}
+        queue.sync { saveNow() }
     }
 
     /// `items` (one app's, in display order) by frecency, each with its score under

@@ -128,3 +128,16 @@ import Testing
         #expect(loaded.history.apps["a.b"]?["x"]?.count == UsageHistory.usesPerItem)
     }
 }
+
+/// A broker killed while saving leaves `.usage.json.tmp-<pid>`; the next load removes it.
+@Suite struct UsageStoreDebrisTests {
+    @Test func temporaryFilesOfExitedWritersAreRemovedOnLoad() throws {
+        let directory = try TemporaryDirectory()
+        // A pid that cannot be running: beyond Linux's pid_max.
+        try directory.write("{}", to: ".usage.json.tmp-99999999")
+        try directory.write("{}", to: ".usage.json.tmp-\(getpid())")
+        _ = UsageStore(directory: directory.url).load()
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(names == [".usage.json.tmp-\(getpid())"], "a live writer's file stays: \(names)")
+    }
+}

@@ -29,8 +29,10 @@ public struct UsageStore: Sendable {
     public var fileURL: URL { directory.appendingPathComponent(Self.fileName) }
 
     /// The stored history; never throws: a missing file is an empty history, a bad one is moved
-    /// aside (reported), an unreadable one is reported and left in place.
+    /// aside (reported), an unreadable one is reported and left in place. Temporary files of
+    /// writers that are no longer running (a broker killed mid-save) are removed.
     public func load() -> (history: UsageHistory, diagnostics: [Diagnostic]) {
+        removeStaleTemporaryFiles()
         let path = fileURL.path
         let contents: RegularFile.Contents
         do throws(RegularFile.Failure) {
@@ -68,6 +70,17 @@ public struct UsageStore: Sendable {
             try StateFileSystem.syncDirectory(directory.path)
         } catch {
             throw .system(error)
+        }
+    }
+
+    /// `.usage.json.tmp-<pid>` of a process that has exited.
+    private func removeStaleTemporaryFiles() {
+        let prefix = ".\(Self.fileName).tmp-"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            guard let pid = pid_t(name.dropFirst(prefix.count)), pid != getpid(), kill(pid, 0) == -1, errno == ESRCH
+            else { continue }
+            _ = try? StateFileSystem.removeFile(directory.appendingPathComponent(name).path)
         }
     }
 

@@ -59,17 +59,20 @@ def children():
 
 
 def wait_for(condition, what):
-    timeout = GLib.timeout_add_seconds(20, lambda: fail("timed out waiting for " + what))
+    """Runs the loop until condition() holds (checked on every menu change and every 50 ms)."""
+    if condition():
+        return
     def check(*_):
         if condition():
             loop.quit()
-            return False
         return True
-    client.connect("layout-updated", check)
-    client.connect("root-changed", check)
-    GLib.timeout_add(50, check)
-    if not condition():
-        loop.run()
+    timeout = GLib.timeout_add_seconds(20, lambda: fail("timed out waiting for " + what))
+    handlers = [client.connect("layout-updated", check), client.connect("root-changed", check)]
+    poll = GLib.timeout_add(50, check)
+    loop.run()
+    for handler in handlers:
+        client.disconnect(handler)
+    GLib.source_remove(poll)
     GLib.source_remove(timeout)
 
 
@@ -84,6 +87,7 @@ target = [item for item in children() if item.property_get("label") == click]
 if not target:
     fail("no item labelled %s in %s" % (click, result["labels"]))
 target[0].handle_event("clicked", GLib.Variant("i", 0), 0)
+bus.flush_sync(None)
 
 # The plugin adds a favorite: the broker says ItemsChanged, the bridge LayoutUpdated.
 arguments = GLib.Variant("a{sv}", {"contact": GLib.Variant("s", new_favorite), "favorite": GLib.Variant("b", True)})

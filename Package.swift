@@ -98,7 +98,7 @@ var package = Package(
         .testTarget(
             name: "QuickActionsSearchTests",
             dependencies: ["QuickActionsSearch", "QuickActionsAPI", "DBus", "QuickActionsTestSupport"],
-            exclude: ["Scripts"], swiftSettings: strict),
+            exclude: ["Scripts", "KRunnerHarness"], swiftSettings: strict),
         .testTarget(
             name: "QuickActionsAPITests", dependencies: ["QuickActionsAPI", "DBus", "QuickActionsTestSupport"],
             swiftSettings: strict),

@@ -20,6 +20,9 @@ declare -A needs=(
   [$multiarch/girepository-1.0/Gio-2.0.typelib]=gir1.2-glib-2.0
   # libdbusmenu's own client, the library docks use (search bridge tests, issue 16)
   [$multiarch/girepository-1.0/Dbusmenu-0.4.typelib]=gir1.2-dbusmenu-glib-0.4
+  # KRunner's own RunnerManager, built into a small harness with g++ (KRunnerManagerTests)
+  [/usr/include/KF5/KRunner/KRunner/RunnerManager]=libkf5runner-dev
+  [g++]=g++
   [/usr/share/icons/Adwaita/index.theme]=adwaita-icon-theme
   [zsh]=zsh
   [fish]=fish

@@ -134,9 +134,13 @@ func startSearch() {
     }
     Task {
         do {
+            // Dock quicklists need to know each app's desktop entry: the desktop-entry bridge
+            // (QuickActionsDesktopEntries) answers that; adapt its lookup here. Without one
+            // there are no quicklists (the other bridges are unaffected).
+            let desktopEntries: (any DesktopEntryLookup)? = nil
             let service = try SearchService(
                 bus: configuration.bus, options: searchOptions, environment: ProcessInfo.processInfo.environment,
-                log: searchLog)
+                log: searchLog, desktopEntries: desktopEntries)
             if try await service.start(replace: configuration.replace) {
                 searchService.withLock { $0 = service }
             } else {

@@ -70,14 +70,17 @@ public struct GnomeShellSearchProvider: Sendable {
         return .array(.string, matches.map { .string($0.entry.resultID) })
     }
 
+    /// Metas of the identifiers this provider knows, in the order asked; the broker is asked
+    /// again (once) only when the last listing lacks some.
     func resultMetas(_ identifiers: [String]) async throws(DBusError) -> Value {
         let metaType = DBusType.dictionary(key: .string, value: .variant)
-        var metas: [Value] = []
-        for identifier in identifiers.prefix(Self.resultLimit * 4) {
-            guard let id = ResultID(identifier), let entry = try await catalog.entry(id) else { continue }
-            metas.append(Self.meta(entry))
+        let wanted = identifiers.prefix(Self.resultLimit * 4)
+        var entries = try await catalog.current()
+        if wanted.contains(where: { id in ResultID(id) != nil && !entries.contains { $0.resultID == id } }) {
+            entries = try await catalog.refresh()
         }
-        return .array(metaType, metas)
+        let byID = Dictionary(entries.map { ($0.resultID, $0) }, uniquingKeysWith: { first, _ in first })
+        return .array(metaType, wanted.compactMap { byID[$0].map(Self.meta) })
     }
 
     static func meta(_ entry: SearchEntry) -> Value {

@@ -16,6 +16,21 @@ public struct DesktopNotifier: Sendable {
         self.log = log
     }
 
+    /// The body as plain text for servers that read markup (the specification's "body-markup"):
+    /// a plugin's message never becomes a link or a tag.
+    public static func escaped(_ text: String) -> String {
+        var result = ""
+        for character in text.prefix(1000) {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+
     /// Shows `summary` and `body`; logs them when no notification server runs or it refuses.
     public func notify(summary: String, body: String, icon: String = "dialog-error") async {
         let owner = (try? await connection.owner(of: Self.busName)) ?? nil
@@ -28,7 +43,8 @@ public struct DesktopNotifier: Sendable {
             //        a{sv} hints, i expire_timeout) -> u id
             _ = try await connection.call(
                 destination: Self.busName, path: Self.path, interface: Self.interface, member: "Notify",
-                [.string("Quick Actions"), .uint32(0), .string(icon), .string(summary), .string(body),
+                [.string("Quick Actions"), .uint32(0), .string(icon), .string(String(summary.prefix(200))),
+                 .string(Self.escaped(body)),
                  .array(.string, []),
                  .dictionary(key: .string, value: .variant, [DictionaryEntry(.string("urgency"), .variant(.byte(1)))]),
                  .int32(-1)],

@@ -87,6 +87,9 @@ target = [item for item in children() if item.property_get("label") == click]
 if not target:
     fail("no item labelled %s in %s" % (click, result["labels"]))
 target[0].handle_event("clicked", GLib.Variant("i", 0), 0)
+# libdbusmenu may send the Event from the main loop: let it run, then flush the connection.
+while GLib.MainContext.default().iteration(False):
+    pass
 bus.flush_sync(None)
 
 # The plugin adds a favorite: the broker says ItemsChanged, the bridge LayoutUpdated.

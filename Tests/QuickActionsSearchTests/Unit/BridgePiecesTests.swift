@@ -57,3 +57,11 @@ import Testing
         #expect(throws: KRunnerMetadataError.self) { try KRunnerMetadata.installForUser(environment: [:]) }
     }
 }
+
+/// What a plugin says reaches a notification as plain text.
+@Suite struct NotificationTextTests {
+    @Test func markupIsEscapedAndTheBodyBounded() {
+        #expect(DesktopNotifier.escaped("<a href=\"x\">R&D</a>") == "&lt;a href=\"x\"&gt;R&amp;D&lt;/a&gt;")
+        #expect(DesktopNotifier.escaped(String(repeating: "x", count: 5000)).count == 1000)
+    }
+}

@@ -105,7 +105,7 @@ var package = Package(
         .testTarget(name: "QuickActionsModelTests", dependencies: ["QuickActionsModel", "Locking"], swiftSettings: strict),
         .testTarget(
             name: "QuickActionsBrokerTests",
-            dependencies: ["QuickActionsBroker", "QuickActionsTestSupport", "DBus"],
+            dependencies: ["QuickActionsBroker", "QuickActionsAPI", "QuickActionsTestSupport", "DBus"],
             exclude: ["Scripts"],
             swiftSettings: strict
         ),
@@ -143,6 +143,7 @@ let testPlugins: [(name: String, folder: String, language: String)] = [
     ("QATestNoEntry", "NoEntry", "c"),
     ("QATestABIMajor2", "ABIMajor2", "c"),
     ("QATestABINewerMinor", "ABINewerMinor", "c"),
+    ("QATestABI10", "ABI10", "c"),
     ("QATestCrashPlugin", "CrashPlugin", "c"),
     ("QATestFast", "Fast", "c"),
     ("QATestChurn", "Churn", "swift"),

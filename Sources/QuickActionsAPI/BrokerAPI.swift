@@ -27,6 +27,8 @@ public enum BrokerAPI {
         public static let getAllItems: MemberName = "GetAllItems"
         public static let perform: MemberName = "Perform"
         public static let reload: MemberName = "Reload"
+        /// Added in 1.1: removes an uninstalled app's stored items.
+        public static let forgetApplication: MemberName = "ForgetApplication"
         public static let getManagedObjects: MemberName = "GetManagedObjects"
     }
 
@@ -53,6 +55,8 @@ public enum BrokerAPI {
         public static let unknownItem: ErrorName = "org.quickactions.Error.UnknownItem"
         public static let pluginFailed: ErrorName = "org.quickactions.Error.PluginFailed"
         public static let timeout: ErrorName = "org.quickactions.Error.Timeout"
+        /// Added in 1.1: ForgetApplication of an installed app.
+        public static let applicationInstalled: ErrorName = "org.quickactions.Error.ApplicationInstalled"
     }
 
     /// The keys of the `a{sv}` options of GetItems, GetAllItems and Perform.

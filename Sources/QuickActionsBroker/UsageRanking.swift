@@ -81,14 +81,6 @@ final class UsageRanking: Sendable {
         state.withLock { $0.history.apps[app] != nil }
     }
 
-    /// Drops the history of apps that are no longer installed.
-    func prune(keeping apps: Set<String>) {
-        let dropped = state.withLock { $0.history.prune(keeping: apps) }
-        guard !dropped.isEmpty else { return }
-        log(.info, "dropped the usage history of \(dropped.count) app(s) no longer installed")
-        queue.async { self.saveNow() }
-    }
-
     /// Writes every recorded use now, and waits for it.
     func flush() {
         queue.sync { saveNow() }

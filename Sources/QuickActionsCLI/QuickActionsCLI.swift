@@ -8,8 +8,8 @@ public enum QuickActionsCLI {
     public static let version = "0.1.0"
 
     static let commands: [any CLICommand.Type] = [
-        AppsCommand.self, ListCommand.self, InvokeCommand.self, PickCommand.self, WatchCommand.self, ForgetCommand.self,
-        CompletionCommand.self, CompleteCommand.self,
+        AppsCommand.self, ListCommand.self, InvokeCommand.self, PickCommand.self, WatchCommand.self,
+        ForgetCommand.self, CompletionCommand.self, CompleteCommand.self,
     ]
 
     /// Every command's spec, hidden ones included, in help order.

@@ -15,6 +15,8 @@ import Testing
     static let properties: InterfaceName = "org.freedesktop.DBus.Properties"
     static let appPath: ObjectPath = "/org/quickactions/Broker1/apps/org_2eexample_2efast1"
     static let long = String(repeating: "n", count: 256)
+    /// How an error names `long`: a bounded prefix and its length, never the whole value.
+    static let longQuoted = "\"\(String(repeating: "n", count: 64))…\" (256 bytes)"
 
     struct BadCall: Sendable, CustomStringConvertible {
         var path: ObjectPath = BrokerClient.root
@@ -101,19 +103,19 @@ import Testing
         BadCall(member: "GetItems", arguments: [.string(""), none], error: "org.quickactions.Error.UnknownApplication",
                 mentions: ["\"\""]),
         BadCall(member: "GetItems", arguments: [.string(long), none], error: "org.quickactions.Error.UnknownApplication",
-                mentions: [long]),
+                mentions: [longQuoted]),
         BadCall(member: "Perform", arguments: [.string(""), .string("fast"), none],
                 error: "org.quickactions.Error.UnknownApplication", mentions: ["\"\""]),
         BadCall(member: "Perform", arguments: [.string(long), .string("fast"), none],
-                error: "org.quickactions.Error.UnknownApplication", mentions: [long]),
+                error: "org.quickactions.Error.UnknownApplication", mentions: [longQuoted]),
         BadCall(member: "Perform", arguments: [.string("org.example.fast1"), .string(""), none],
                 error: "org.quickactions.Error.UnknownItem", mentions: ["\"\"", "org.example.fast1"]),
         BadCall(member: "Perform", arguments: [.string("org.example.fast1"), .string(long), none],
-                error: "org.quickactions.Error.UnknownItem", mentions: [long]),
+                error: "org.quickactions.Error.UnknownItem", mentions: [longQuoted]),
         BadCall(path: appPath, interface: appInterface, member: "Perform", arguments: [.string(""), none],
                 error: "org.quickactions.Error.UnknownItem", mentions: ["\"\""]),
         BadCall(path: appPath, interface: appInterface, member: "Perform", arguments: [.string(long), none],
-                error: "org.quickactions.Error.UnknownItem", mentions: [long]),
+                error: "org.quickactions.Error.UnknownItem", mentions: [longQuoted]),
         BadCall(path: try ObjectPath("/org/quickactions/Broker1/apps/\(long)"), interface: appInterface,
                 member: "Perform", arguments: [.string("fast"), none], error: .unknownObject, mentions: [long]),
         BadCall(interface: properties, member: "Get", arguments: [.string("org.quickactions.Broker1"), .string("")],

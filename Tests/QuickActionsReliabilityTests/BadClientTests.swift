@@ -96,7 +96,8 @@ import Testing
         ClientCase(tool: "busctl", arguments: ["call", "org.quickactions.Broker1", "/org/quickactions/Broker1",
                                                "org.quickactions.Broker1", "Perform", "ssa{sv}",
                                                String(repeating: "x", count: 256), "fast", "0"],
-                   error: "no application with id", mentions: String(repeating: "x", count: 256)),
+                   // A long value is named by a bounded prefix and its length.
+                   error: "no application with id", mentions: "\"\(String(repeating: "x", count: 64))…\" (256 bytes)"),
         ClientCase(tool: "gdbus", arguments: ["call", "--dest", "org.quickactions.Broker1", "--object-path",
                                               "/org/quickactions/Broker1", "--method", "org.quickactions.Broker1.Perform",
                                               "org.example.fast1", "", "{}"],

@@ -23,10 +23,10 @@ import Testing
         Damage(description: "not a state file", reason: "magic bytes") { file, _ in
             try Data("{\"items\": []}".utf8).write(to: file)
         },
-        Damage(description: "a future format version", reason: "format version 2 is not the version 1") { file, valid in
+        Damage(description: "a future format version", reason: "format version 3 is not one this build reads") { file, valid in
             var bytes = valid
             bytes[4] = 0
-            bytes[5] = 2
+            bytes[5] = 3
             try Data(bytes).write(to: file)
         },
         Damage(description: "cut short", reason: "checksum mismatch") { file, valid in

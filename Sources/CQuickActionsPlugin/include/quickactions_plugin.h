@@ -299,7 +299,7 @@ typedef struct qa_host {
      *  Returns QA_STATUS_OK, QA_STATUS_INVALID (malformed items) or
      *  QA_STATUS_REJECTED (limits: at most 64 items, type at most 255
      *  bytes, title and subtitle at most 1,024 bytes, user info at most
-     *  64 KiB encoded and 32 levels deep). On failure a NUL-terminated
+     *  64 KiB encoded and 18 levels deep; ids unique, see "Identity"). On failure a NUL-terminated
      *  reason naming the item and value at fault is written into `error`
      *  (at most error_size bytes), unless error is NULL or error_size 0. */
     qa_status (*set_dynamic_items)(void *context, const qa_item *const *items, size_t count,

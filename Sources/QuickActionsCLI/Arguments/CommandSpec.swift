@@ -43,8 +43,8 @@ public struct ArgumentSpec: Sendable {
         case none
         /// App ids, asked from the broker.
         case applications
-        /// Item types of the app named by the command's first argument, asked from the broker.
-        case itemTypes
+        /// Item ids of the app named by the command's first argument, asked from the broker.
+        case itemIDs
         /// A fixed list of words.
         case choices([String])
         /// The names of the visible commands.

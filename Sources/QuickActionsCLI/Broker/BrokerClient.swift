@@ -24,26 +24,26 @@ public final class BrokerClient: Sendable {
 
     /// `ListApplications()`: id, name and icon of every app, sorted by id.
     public func listApplications() async throws(CLIError) -> [Application] {
-        let reply = try await call("ListApplications", [])
+        let reply = try await call(BrokerAPI.Member.listApplications, [])
         return try Application.list(decoding: reply.first)
     }
 
     /// Every app with its object's properties (version, loaded), from the
     /// root's ObjectManager.
     public func applicationDetails() async throws(CLIError) -> [Application] {
-        let reply = try await call("GetManagedObjects", [], interface: BrokerAPI.objectManager)
+        let reply = try await call(BrokerAPI.Member.getManagedObjects, [], interface: BrokerAPI.objectManager)
         return try Application.list(managedObjects: reply.first)
     }
 
     /// `GetItems(app_id, options)`.
     public func items(of app: String, options: RequestOptions = RequestOptions()) async throws(CLIError) -> [Item] {
-        let reply = try await call("GetItems", [.string(app), options.value])
+        let reply = try await call(BrokerAPI.Member.getItems, [.string(app), options.value])
         return try Item.list(decoding: reply.first, app: app)
     }
 
     /// `GetAllItems(options)`: every app's items, sorted by app id.
     public func allItems(options: RequestOptions = RequestOptions()) async throws(CLIError) -> [AppItems] {
-        let reply = try await call("GetAllItems", [options.value])
+        let reply = try await call(BrokerAPI.Member.getAllItems, [options.value])
         guard let groups = reply.first?.array else {
             throw .failed("the broker answered GetAllItems with something other than a list")
         }
@@ -62,9 +62,18 @@ public final class BrokerClient: Sendable {
     public func perform(app: String, type: String, options: RequestOptions) async throws(CLIError) -> PerformResult {
         let brokerTimeout = options.timeoutMilliseconds ?? BrokerAPI.maximumTimeoutMilliseconds
         let wait = Duration.milliseconds(Int64(brokerTimeout)) + .seconds(10)
-        let reply = try await call("Perform", [.string(app), .string(type), options.value], timeout: wait,
+        let reply = try await call(BrokerAPI.Member.perform, [.string(app), .string(type), options.value], timeout: wait,
                                    what: "Perform of '\(type)' of app '\(app)'")
         return try PerformResult(decoding: reply)
+    }
+
+    /// `ForgetApplication(app_id)`: how many stored items were removed.
+    public func forget(app: String) async throws(CLIError) -> UInt32 {
+        let reply = try await call(BrokerAPI.Member.forgetApplication, [.string(app)], what: "ForgetApplication of '\(app)'")
+        guard case .uint32(let removed)? = reply.first else {
+            throw .failed("the broker answered ForgetApplication of '\(app)' with \(reply), not a count")
+        }
+        return removed
     }
 
     /// `ForgetUsage(app_id)`: clears one app's usage history, or every app's for "";

@@ -1,9 +1,11 @@
 import DBus
 import QuickActionsAPI
 
-/// One quick action as the broker lists it (an `a{sv}`), with the fields the
-/// CLI shows; `raw` keeps the exact dictionary for `--json`.
+/// One quick action as the broker lists it (an `a{sv}`, read by the contract's item codec),
+/// with the fields the CLI shows; `raw` keeps the exact dictionary for `--json`.
 public struct Item: Sendable, Equatable {
+    /// Unique within the app and stable: what `invoke --id` and `pick` perform by.
+    public let id: String
     public let type: String
     public let title: String
     public let subtitle: String?
@@ -14,39 +16,38 @@ public struct Item: Sendable, Equatable {
     public let raw: Value
 
     public init(type: String, title: String, subtitle: String? = nil, icon: String? = nil, origin: String,
-                userInfo: [DictionaryEntry] = []) {
+                userInfo: [DictionaryEntry] = [], id: String? = nil) {
+        let id = id ?? type
+        self.id = id
         self.type = type
         self.title = title
         self.subtitle = subtitle
         self.icon = icon
         self.origin = origin
-        var entries = [
-            DictionaryEntry(.string("type"), .variant(.string(type))),
-            DictionaryEntry(.string("title"), .variant(.string(title))),
-        ]
-        if let subtitle { entries.append(DictionaryEntry(.string("subtitle"), .variant(.string(subtitle)))) }
-        if let icon { entries.append(DictionaryEntry(.string("icon"), .variant(.string(icon)))) }
-        entries.append(DictionaryEntry(
-            .string("user-info"), .variant(.dictionary(key: .string, value: .variant, userInfo))))
-        entries.append(DictionaryEntry(.string("origin"), .variant(.string(origin))))
-        raw = .dictionary(key: .string, value: .variant, entries)
+        raw = ListedItem.encode(
+            id: id, type: type, title: title, subtitle: subtitle, icon: icon,
+            userInfo: .dictionary(key: .string, value: .variant, userInfo), origin: origin)
     }
 
     /// Reads an item dictionary; `type` and `title` must be strings.
     public init(decoding value: Value, app: String) throws(CLIError) {
-        guard let fields = value.dictionary else {
-            throw .failed("the broker sent an item of app '\(app)' that is not a dictionary: \(value.type)")
+        let item: ListedItem
+        do {
+            item = try ListedItem(decoding: value, app: app)
+        } catch {
+            throw .failed("the broker sent an item that does not follow the API: \(error.message)")
         }
-        func string(_ key: String) -> String? { fields[.string(key)]?.string }
-        guard let type = string("type"), let title = string("title") else {
-            throw .failed("the broker sent an item of app '\(app)' without a string 'type' and 'title'")
-        }
-        self.type = type
-        self.title = title
-        subtitle = string("subtitle")
-        icon = string("icon")
-        origin = string("origin") ?? ""
-        raw = value
+        self.init(item)
+    }
+
+    init(_ item: ListedItem) {
+        id = item.id
+        type = item.type
+        title = item.title
+        subtitle = item.subtitle
+        icon = item.icon
+        origin = item.origin
+        raw = item.raw
     }
 
     /// The usage score, in listings asked for in "frecency" order.
@@ -54,13 +55,10 @@ public struct Item: Sendable, Equatable {
 
     /// Reads an `aa{sv}`.
     static func list(decoding value: Value?, app: String) throws(CLIError) -> [Item] {
-        guard let elements = value?.array else {
-            throw .failed("the broker sent the items of app '\(app)' as something other than a list")
+        do {
+            return try ListedItem.list(decoding: value, app: app).map(Item.init)
+        } catch {
+            throw .failed("the broker sent items that do not follow the API: \(error.message)")
         }
-        var items: [Item] = []
-        for element in elements {
-            items.append(try Item(decoding: element, app: app))
-        }
-        return items
     }
 }

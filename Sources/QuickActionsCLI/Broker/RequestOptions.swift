@@ -9,11 +9,14 @@ public struct RequestOptions: Sendable, Equatable {
     /// The `arguments` dictionary (`a{sv}`), passed to the plugin as caller data.
     public var arguments: Value?
     public var activationToken: String?
+    /// Perform only: exactly the item with this id.
+    public var itemID: String?
     /// GetItems/GetAllItems: "display" or "frecency".
     public var order: String?
 
     public init(locale: String? = nil, limit: UInt32? = nil, timeoutMilliseconds: UInt32? = nil,
-                arguments: Value? = nil, activationToken: String? = nil, order: String? = nil) {
+                arguments: Value? = nil, activationToken: String? = nil, itemID: String? = nil, order: String? = nil) {
+        self.itemID = itemID
         self.order = order
         self.locale = locale
         self.limit = limit
@@ -28,11 +31,12 @@ public struct RequestOptions: Sendable, Equatable {
         func add(_ key: String, _ value: Value) {
             entries.append(DictionaryEntry(.string(key), .variant(value)))
         }
-        if let locale { add("locale", .string(locale)) }
-        if let limit { add("limit", .uint32(limit)) }
-        if let timeoutMilliseconds { add("timeout-ms", .uint32(timeoutMilliseconds)) }
-        if let arguments { add("arguments", arguments) }
-        if let activationToken { add("activation-token", .string(activationToken)) }
+        if let locale { add(BrokerAPI.Option.locale, .string(locale)) }
+        if let limit { add(BrokerAPI.Option.limit, .uint32(limit)) }
+        if let timeoutMilliseconds { add(BrokerAPI.Option.timeoutMilliseconds, .uint32(timeoutMilliseconds)) }
+        if let arguments { add(BrokerAPI.Option.arguments, arguments) }
+        if let activationToken { add(BrokerAPI.Option.activationToken, .string(activationToken)) }
+        if let itemID { add(BrokerAPI.Option.itemID, .string(itemID)) }
         if let order { add(BrokerAPI.Option.order, .string(order)) }
         return .dictionary(key: .string, value: .variant, entries)
     }

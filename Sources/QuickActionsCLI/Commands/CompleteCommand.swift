@@ -1,17 +1,19 @@
-/// `quickactions __complete apps` and `quickactions __complete types APP_ID`:
-/// hidden; what the completion scripts call. Prints one word per line and
-/// never writes to stderr (a failure just offers nothing).
+/// `quickactions __complete apps`, `quickactions __complete items APP_ID` (item ids) and
+/// `quickactions __complete types APP_ID` (item types, for scripts installed before ids):
+/// hidden; what the completion scripts call. Prints one word per line and never writes to
+/// stderr (a failure just offers nothing).
 struct CompleteCommand: CLICommand {
     static let spec = CommandSpec(
-        name: "__complete", abstract: "Print app ids or item types for shell completion.",
+        name: "__complete", abstract: "Print app ids, item ids or item types for shell completion.",
         arguments: [
-            ArgumentSpec("what", help: "apps or types."),
-            ArgumentSpec("app-id", help: "The app whose item types to print.", isOptional: true),
+            ArgumentSpec("what", help: "apps, items or types."),
+            ArgumentSpec("app-id", help: "The app whose item ids or types to print.", isOptional: true),
         ],
         isHidden: true)
 
     enum Request: Sendable, Equatable {
         case applications
+        case items(String)
         case types(String)
     }
 
@@ -20,9 +22,11 @@ struct CompleteCommand: CLICommand {
     init(parsing arguments: ParsedArguments, environment: [String: String]) throws(UsageError) {
         switch (arguments.positionals[0], arguments.positional(1)) {
         case ("apps", nil): request = .applications
+        case ("items", let app?): request = .items(app)
         case ("types", let app?): request = .types(app)
-        case ("types", nil): throw UsageError("missing expected argument '<app-id>' for 'types'")
-        case (let what, _): throw UsageError("unknown completion '\(what)': use apps or 'types <app-id>'")
+        case (let what, nil) where what == "items" || what == "types":
+            throw UsageError("missing expected argument '<app-id>' for '\(what)'")
+        case (let what, _): throw UsageError("unknown completion '\(what)': use apps, 'items <app-id>' or 'types <app-id>'")
         }
     }
 
@@ -33,6 +37,8 @@ struct CompleteCommand: CLICommand {
         switch request {
         case .applications:
             words = try await broker.listApplications().map(\.id)
+        case .items(let app):
+            words = try await broker.items(of: app).map(\.id)
         case .types(let app):
             words = try await broker.items(of: app).map(\.type)
         }

@@ -5,14 +5,14 @@ enum ItemsView {
         [
             Table.Column("TITLE", flexible: true),
             Table.Column("SUBTITLE", flexible: true, style: { $0.dim($1) }),
-            Table.Column("TYPE"),
+            Table.Column("ID", flexible: true),
             Table.Column("ICON", flexible: true, style: { $0.dim($1) }),
             Table.Column("ORIGIN", style: { style, text in text == "dynamic" ? style.cyan(text) : text }),
         ]
     }
 
     static func cells(_ item: Item) -> [String] {
-        [item.title, item.subtitle ?? "", item.type, item.icon ?? "", item.origin]
+        [item.title, item.subtitle ?? "", item.id, item.icon ?? "", item.origin]
     }
 
     /// Items grouped under a heading per app: "Name (app-id)".

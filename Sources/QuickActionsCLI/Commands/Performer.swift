@@ -5,10 +5,23 @@ import Glibc
 struct Performer: Sendable {
     let app: String
     let type: String
+    /// The id of exactly the item to perform.
+    let itemID: String
     let options: RequestOptions
     let json: Bool
     /// What the spinner says, e.g. the item's title.
     let label: String
+
+    init(app: String, item: Item, options: RequestOptions, json: Bool, label: String) {
+        self.app = app
+        type = item.type
+        itemID = item.id
+        var options = options
+        options.itemID = item.id
+        self.options = options
+        self.json = json
+        self.label = label
+    }
 
     /// Performs, with a spinner on a terminal while the call takes more than
     /// a second. Success prints the plugin's message (or the JSON reply) and
@@ -46,7 +59,7 @@ struct Performer: Sendable {
             throw error
         }
         if json {
-            console.print(try JSONOutput.text(JSONOutput.performResult(result, app: app, type: type)))
+            console.print(try JSONOutput.text(JSONOutput.performResult(result, app: app, type: type, id: itemID)))
         } else if result.success, let message = result.message {
             console.print(message)
         }

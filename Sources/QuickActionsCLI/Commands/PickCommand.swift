@@ -6,8 +6,8 @@ struct PickCommand: CLICommand {
     static let spec = CommandSpec(
         name: "pick", abstract: "Choose a quick action with a picker and perform it.",
         discussion: """
-            Offers every app's items, one line each ("App: Title — Subtitle"), to a picker and
-            performs the chosen one as invoke does. The picker is the --picker command (run by
+            Offers every item of every app, one line each ("App: Title — Subtitle"), to a picker
+            and performs exactly the chosen one, by its id, as invoke --id does. The picker is the --picker command (run by
             /bin/sh -c: it reads the lines on stdin and prints the chosen one); else fzf when
             on a terminal, rofi -dmenu, fuzzel --dmenu or dmenu when installed and a display
             is set; else a numbered list on stderr, answered on stdin. Choosing nothing
@@ -64,7 +64,7 @@ struct PickCommand: CLICommand {
             context.console.error("nothing chosen; nothing performed")
             return .failure
         }
-        let performer = Performer(app: entry.app, type: entry.type, options: options, json: json, label: entry.title)
+        let performer = Performer(app: entry.app, item: entry.item, options: options, json: json, label: entry.title)
         return try await performer.run(broker, context)
     }
 }

@@ -1,4 +1,4 @@
-/// The bash completion script: commands, options, app ids and item types
+/// The bash completion script: commands, options, app ids and item ids
 /// (the last two asked from the broker through `quickactions __complete`,
 /// on the bus the command line names).
 enum BashCompletion {
@@ -83,7 +83,7 @@ enum BashCompletion {
         switch completion {
         case .none: nil
         case .applications: "$(\"$prog\" \"${bus[@]}\" __complete apps 2>/dev/null)"
-        case .itemTypes: "$(\"$prog\" \"${bus[@]}\" __complete types \"${positional[0]}\" 2>/dev/null)"
+        case .itemIDs: "$(\"$prog\" \"${bus[@]}\" __complete items \"${positional[0]}\" 2>/dev/null)"
         case .choices(let words): words.joined(separator: " ")
         case .commands: model.commandNames.joined(separator: " ")
         }

@@ -1,4 +1,4 @@
-/// The fish completion script; app ids and item types come from
+/// The fish completion script; app ids and item ids come from
 /// `quickactions __complete` on the bus the command line names.
 enum FishCompletion {
     static func script(_ model: CompletionModel) -> String {
@@ -64,10 +64,10 @@ enum FishCompletion {
         lines.append("    $tokens[1] (__\(name)_bus) __complete apps 2>/dev/null")
         lines.append("end")
         lines.append("")
-        lines.append("function __\(name)_types")
+        lines.append("function __\(name)_items")
         lines.append("    set -l tokens (commandline -opc)")
         lines.append("    set -l words (__\(name)_words)")
-        lines.append("    $tokens[1] (__\(name)_bus) __complete types $words[2] 2>/dev/null")
+        lines.append("    $tokens[1] (__\(name)_bus) __complete items $words[2] 2>/dev/null")
         lines.append("end")
         lines.append("")
         lines.append("complete -c \(name) -f")
@@ -107,7 +107,7 @@ enum FishCompletion {
         switch completion {
         case .none: nil
         case .applications: "'(__\(model.toolName)_apps)'"
-        case .itemTypes: "'(__\(model.toolName)_types)'"
+        case .itemIDs: "'(__\(model.toolName)_items)'"
         case .choices(let words): "'\(words.joined(separator: " "))'"
         case .commands: "'\(model.commandNames.joined(separator: " "))'"
         }

@@ -28,12 +28,12 @@ enum ZshCompletion {
         lines.append("  _wanted apps expl 'app id' compadd -a apps")
         lines.append("}")
         lines.append("")
-        lines.append("_\(name)_types() {")
-        lines.append("  local -a types")
+        lines.append("_\(name)_items() {")
+        lines.append("  local -a items")
         lines.append("  local app=$(_\(name)_first_argument)")
         lines.append("  [[ -n $app ]] || return 1")
-        lines.append("  types=(${(f)\"$($_\(name)_prog $_\(name)_bus __complete types $app 2>/dev/null)\"})")
-        lines.append("  _wanted types expl 'item type' compadd -a types")
+        lines.append("  items=(${(f)\"$($_\(name)_prog $_\(name)_bus __complete items $app 2>/dev/null)\"})")
+        lines.append("  _wanted items expl 'item id' compadd -a items")
         lines.append("}")
         lines.append("")
         lines.append("_\(name)() {")
@@ -109,7 +109,7 @@ enum ZshCompletion {
         switch completion {
         case .none: " "
         case .applications: "_\(model.toolName)_apps"
-        case .itemTypes: "_\(model.toolName)_types"
+        case .itemIDs: "_\(model.toolName)_items"
         case .choices(let words): "(\(words.joined(separator: " ")))"
         case .commands: "(\(model.commandNames.joined(separator: " ")))"
         }

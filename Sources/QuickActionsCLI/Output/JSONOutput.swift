@@ -61,8 +61,8 @@ public enum JSONOutput {
     }
 
     /// A Perform reply: `{"success": b, "result": {…}}`, plus what was performed.
-    public static func performResult(_ result: PerformResult, app: String, type: String) -> [String: Any] {
-        ["success": result.success, "result": object(result.raw), "app-id": app, "type": type]
+    public static func performResult(_ result: PerformResult, app: String, type: String, id: String) -> [String: Any] {
+        ["success": result.success, "result": object(result.raw), "app-id": app, "type": type, "id": id]
     }
 
     /// Serialises a JSONSerialization-ready object: pretty for documents,

@@ -5,26 +5,23 @@ struct PickMenu: Sendable, Equatable {
     struct Entry: Sendable, Equatable {
         let line: String
         let app: String
-        let type: String
-        let title: String
+        let item: Item
+        var type: String { item.type }
+        var title: String { item.title }
     }
 
     let entries: [Entry]
 
-    /// "App: Title — Subtitle" per item; lines that would be the same get
-    /// " [app-id type]" so every line is unique. Perform names an item by
-    /// its type, so of several items of one type only the first is offered.
+    /// "App: Title — Subtitle" per item, every item offered (each is performed by its id);
+    /// lines that would be the same get " [app-id item-id]" so every line is unique.
     init(groups: [AppItems], names: [String: String]) {
         var scored: [(entry: Entry, score: Double)] = []
         for group in groups {
             let name = names[group.appID].flatMap { $0.isEmpty ? nil : $0 } ?? group.appID
-            var types: Set<String> = []
-            for item in group.items where types.insert(item.type).inserted {
+            for item in group.items {
                 var line = "\(name): \(item.title)"
                 if let subtitle = item.subtitle, !subtitle.isEmpty { line += " — \(subtitle)" }
-                scored.append((Entry(
-                    line: DisplayWidth.sanitize(line), app: group.appID, type: item.type, title: item.title),
-                    item.frecency ?? 0))
+                scored.append((Entry(line: DisplayWidth.sanitize(line), app: group.appID, item: item), item.frecency ?? 0))
             }
         }
         // Listed in frecency order, the most used items of every app come first; equal scores
@@ -36,8 +33,8 @@ struct PickMenu: Sendable, Equatable {
         for entry in entries { counts[entry.line, default: 0] += 1 }
         self.entries = entries.map { entry in
             guard counts[entry.line, default: 0] > 1 else { return entry }
-            let line = DisplayWidth.sanitize("\(entry.line) [\(entry.app) \(entry.type)]")
-            return Entry(line: line, app: entry.app, type: entry.type, title: entry.title)
+            let line = DisplayWidth.sanitize("\(entry.line) [\(entry.app) \(entry.item.id)]")
+            return Entry(line: line, app: entry.app, item: entry.item)
         }
     }
 

@@ -34,6 +34,7 @@ struct ExampleBroker {
 
         func string(_ key: String) -> String? { (fields[key] as? [String: Any])?["data"] as? String }
         var type: String { string("type") ?? "?" }
+        var id: String { string("id") ?? "?" }
         var title: String { string("title") ?? "?" }
         var subtitle: String? { string("subtitle") }
         var icon: String? { string("icon") }
@@ -80,12 +81,16 @@ struct ExampleBroker {
         }
     }
 
-    /// Perform(app, type, {locale, arguments}) through busctl.
+    /// Perform(app, type, {item-id, locale, arguments}) through busctl.
     func perform(
-        _ app: String, _ type: String, locale: String? = nil, arguments: [Argument] = []
+        _ app: String, _ type: String, itemID: String? = nil, locale: String? = nil, arguments: [Argument] = []
     ) async throws -> Performed {
         var options: [String] = []
         var count = 0
+        if let itemID {
+            options += ["item-id", "s", itemID]
+            count += 1
+        }
         if let locale {
             options += ["locale", "s", locale]
             count += 1

@@ -23,14 +23,24 @@ import Testing
         #expect(items.last?.userInfoStrings == ["Name": "Emma Wagner"])
         let resumed = try await broker.perform(app, "FavoriteAction")
         #expect(resumed == Performed(success: true, message: "FavoriteAction triggered for Mia Schneider", activation: "resume"))
+        // Each favorite is its own item: the second one, by its item-id, is Emma.
+        let ids = items.dropFirst(2).map(\.id)
+        try #require(ids.count == 2)
+        #expect(Set(ids).count == 2 && ids.allSatisfy { $0.hasPrefix("FavoriteAction#") }, "\(ids)")
+        let second = try await broker.perform(app, "FavoriteAction", itemID: ids[1])
+        #expect(second == Performed(success: true, message: "FavoriteAction triggered for Emma Wagner", activation: "resume"))
         let changed = try await broker.perform(
             app, "ShareAction", arguments: [.string("contact", "Noah Becker"), .bool("favorite", true)])
         #expect(changed == Performed(success: true, message: "ShareAction triggered", activation: "resume"))
         let favorites = ["Mia Schneider", "Noah Becker", "Emma Wagner"]
         #expect(try await broker.items(app).dropFirst(2).map(\.title) == favorites)
 
+        let beforeRestart = try await broker.items(app).dropFirst(2).map(\.id)
+        try #require(beforeRestart.count == 3)
+        #expect(beforeRestart[0] == ids[0] && beforeRestart[2] == ids[1], "ids changed when a favorite was added")
         try await broker.harness.restart()
         #expect(try await broker.items(app).dropFirst(2).map(\.title) == favorites, "lost across the restart")
+        #expect(try await broker.items(app).dropFirst(2).map(\.id) == beforeRestart, "ids changed across the restart")
         #expect(try await broker.isLoaded(app) == false)
         let relaunched = try await broker.perform(app, "FavoriteAction")
         #expect(relaunched == Performed(success: true, message: "FavoriteAction triggered for Mia Schneider", activation: "launch"))

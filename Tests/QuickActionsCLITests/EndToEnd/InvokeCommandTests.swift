@@ -144,7 +144,7 @@ struct InvokeCommandTests {
             ["invoke", "org.example.swift", "never", "--timeout", "1.6"], harness) else { return }
         #expect(slow.status == 4, "\(slow)")
         let screen = slow.stdout
-        #expect(screen.contains("\r⠋ org.example.swift never…") || screen.contains("\r| org.example.swift never…"),
+        #expect(screen.contains("\r⠋ org.example.swift Never completes…") || screen.contains("\r| org.example.swift Never completes…"),
                 "a spinner frame: \(screen.debugDescription)")
         let erase = try #require(screen.range(of: "\r\u{1B}[2K"), "the spinner is erased: \(screen.debugDescription)")
         let message = try #require(screen.range(of: "quickactions: "))

@@ -92,8 +92,8 @@ struct ListingCommandTests {
         let hello = try #require(lines.first { $0.hasPrefix("  Hello") })
         #expect(hello.contains("Say hello"))
         #expect(hello.hasSuffix("static"))
-        // Aligned: the TYPE column starts at the same place in the header and in every row.
-        let typeColumn = try #require(lines[0].range(of: "TYPE")).lowerBound.utf16Offset(in: lines[0])
+        // Aligned: the ID column starts at the same place in the header and in every row.
+        let typeColumn = try #require(lines[0].range(of: "ID")).lowerBound.utf16Offset(in: lines[0])
         let helloType = try #require(hello.range(of: "hello", options: .backwards)).lowerBound.utf16Offset(in: hello)
         #expect(typeColumn == helloType)
         #expect(!result.stdout.contains("\u{1B}"))

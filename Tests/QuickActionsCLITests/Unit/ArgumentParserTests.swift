@@ -70,7 +70,7 @@ struct ArgumentParserTests {
         (["list", "--locale"], "missing value for '--locale <locale>'"),
         (["list", "--locale", "--json"], "missing value for '--locale <locale>'"),
         (["list", "a", "b"], "unexpected argument 'b'"),
-        (["invoke", "a.b"], "missing expected argument '<type>'"),
+        (["invoke"], "missing expected argument '<app-id>'"),
         (["apps", "extra"], "unexpected argument 'extra'"),
         (["--system", "apps", "--session"], "--session and --system cannot be combined: choose one bus"),
         (["apps", "--system", "--address", "x"], "--system and --address cannot be combined: choose one bus"),

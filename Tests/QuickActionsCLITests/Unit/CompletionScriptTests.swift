@@ -22,7 +22,7 @@ struct CompletionScriptTests {
             }
         }
         #expect(text.contains("__complete apps"))
-        #expect(text.contains("__complete types"))
+        #expect(text.contains("__complete items"), "items are completed by id")
         #expect(!text.contains("__complete)"), "the hidden command is not offered")
     }
 

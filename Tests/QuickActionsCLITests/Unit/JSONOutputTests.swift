@@ -53,14 +53,15 @@ struct JSONOutputTests {
         #expect(groups[0]["app-id"] as? String == "org.example.Music")
         let items = try #require(groups[0]["items"] as? [[String: Any]])
         #expect(items.count == 2)
-        #expect(Set(items[0].keys) == ["type", "title", "subtitle", "icon", "user-info", "origin"])
+        #expect(Set(items[0].keys) == ["id", "type", "title", "subtitle", "icon", "user-info", "origin"])
+        #expect(items[0]["id"] as? String == "play")
         #expect(items[0]["type"] as? String == "play")
         #expect(items[0]["title"] as? String == "Play")
         #expect(items[0]["subtitle"] as? String == "Resume")
         #expect(items[0]["icon"] as? String == "media-playback-start")
         #expect(items[0]["origin"] as? String == "static")
         #expect((items[0]["user-info"] as? [String: Any])?["n"] as? Int == 3)
-        #expect(Set(items[1].keys) == ["type", "title", "user-info", "origin"], "no subtitle or icon key when absent")
+        #expect(Set(items[1].keys) == ["id", "type", "title", "user-info", "origin"], "no subtitle or icon key when absent")
     }
 
     @Test("an app is {id, name, icon, version, loaded}")
@@ -82,7 +83,7 @@ struct JSONOutputTests {
             DictionaryEntry(.string("activation"), .variant(.string("launch"))),
         ])
         let result = PerformResult(success: true, message: "done", activation: "launch", raw: raw)
-        let text = try JSONOutput.text(JSONOutput.performResult(result, app: "a.b", type: "t"), compact: true)
-        #expect(text == #"{"app-id":"a.b","result":{"activation":"launch","message":"done"},"success":true,"type":"t"}"#)
+        let text = try JSONOutput.text(JSONOutput.performResult(result, app: "a.b", type: "t", id: "t#1"), compact: true)
+        #expect(text == #"{"app-id":"a.b","id":"t#1","result":{"activation":"launch","message":"done"},"success":true,"type":"t"}"#)
     }
 }

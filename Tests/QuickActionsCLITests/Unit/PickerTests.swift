@@ -31,12 +31,16 @@ struct PickerTests {
         #expect(menu.input.split(separator: "\n").count == 5)
     }
 
-    @Test("of several items of one type (static and dynamic), only the first is offered")
+    @Test("every item is offered, several of one type each by its own id")
     func sameType() {
         let menu = PickMenu(groups: [AppItems(appID: "a.b", items: [
-            Item(type: "t", title: "Static", origin: "static"), Item(type: "t", title: "Dynamic", origin: "dynamic"),
+            Item(type: "t", title: "Static", origin: "static"),
+            Item(type: "t", title: "Ada", origin: "dynamic", id: "t#1"),
+            Item(type: "t", title: "Ada", origin: "dynamic", id: "t#2"),
         ])], names: [:])
-        #expect(menu.entries.map(\.line) == ["a.b: Static"])
+        #expect(menu.entries.map(\.line) == ["a.b: Static", "a.b: Ada [a.b t#1]", "a.b: Ada [a.b t#2]"])
+        #expect(menu.entries.map(\.item.id) == ["t", "t#1", "t#2"])
+        #expect(menu.entry(forOutput: "a.b: Ada [a.b t#2]\n")?.item.id == "t#2")
     }
 
     @Test("an app without a name is shown by its id")

@@ -33,6 +33,8 @@ final class UsageRanking: Sendable {
     private struct State {
         var history: UsageHistory
         var saveScheduled = false
+        /// The last write failed (said once in the log, until one succeeds again).
+        var saveFailing = false
     }
 
     private let store: UsageStore
@@ -126,9 +128,21 @@ final class UsageRanking: Sendable {
         guard let history else { return }
         do {
             try store.save(history)
+            let recovered = state.withLock { state -> Bool in
+                defer { state.saveFailing = false }
+                return state.saveFailing
+            }
+            if recovered { log(.info, "the usage history is saved again to \(store.fileURL.path)") }
         } catch {
             if throwing { throw error }
-            log(.warning, "cannot save the usage history to \(store.fileURL.path): \(error)")
+            let first = state.withLock { state in
+                defer { state.saveFailing = true }
+                return !state.saveFailing
+            }
+            if first {
+                log(.warning, "cannot save the usage history to \(store.fileURL.path): \(error); "
+                    + "ranking goes on in memory, and the next use tries again")
+            }
         }
     }
 

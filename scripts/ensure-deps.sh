@@ -23,6 +23,7 @@ declare -A needs=(
   # KRunner's own RunnerManager, built into a small harness with g++ (KRunnerManagerTests)
   [/usr/include/KF5/KRunner/KRunner/RunnerManager]=libkf5runner-dev
   [g++]=g++
+  [desktop-file-validate]=desktop-file-utils
   [/usr/share/icons/Adwaita/index.theme]=adwaita-icon-theme
   [zsh]=zsh
   [fish]=fish

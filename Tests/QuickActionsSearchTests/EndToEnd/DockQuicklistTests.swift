@@ -83,6 +83,29 @@ struct FixedDesktopEntries: DesktopEntryLookup {
         #expect(monitor.standardOutput.contains("object path \"\(Self.menuPath)\""), "\(monitor.standardOutput)")
     }
 
+    @Test func anAppThatGoesAwayLosesItsQuicklist() async throws {
+        let broker = try await SearchBroker(examples: ["Contacts"], arguments: ["--no-search"])
+        defer { broker.stop() }
+        let service = try await Self.bridge(broker)
+        defer { service.stop() }
+        func aboutToShow() async throws -> CommandResult {
+            try await Command.run("gdbus", ["call", "--address", broker.harness.bus.address, "--dest", service.connection.uniqueName,
+                                            "--object-path", Self.menuPath, "--method", "com.canonical.dbusmenu.AboutToShow", "0"])
+        }
+        #expect(try await broker.waitFor { try await aboutToShow().status == 0 })
+        let monitor = try ManagedProcess(
+            "dbus-monitor", ["--address", broker.harness.bus.address,
+                             "type='signal',interface='com.canonical.Unity.LauncherEntry',member='Update'"],
+            directory: broker.harness.bus.directory, name: "monitor-removal")
+        defer { monitor.stop() }
+        #expect(try await broker.waitFor { monitor.standardOutput.contains("NameAcquired") })
+        // The bundle goes: the broker rescans (its directory watch), says ApplicationsChanged.
+        try FileManager.default.removeItem(at: broker.plugins.appendingPathComponent("Contacts.bundle"))
+        #expect(try await broker.waitFor { monitor.standardOutput.contains("object path \"/\"") }, "\(monitor.standardOutput)")
+        #expect(monitor.standardOutput.contains("application://com.example.contacts.desktop"))
+        #expect(try await broker.waitFor { try await aboutToShow().status != 0 }, "the menu is no longer served")
+    }
+
     @Test func gdbusCallsEveryDbusmenuMethod() async throws {
         let broker = try await SearchBroker(examples: ["Contacts"], arguments: ["--no-search"])
         defer { broker.stop() }

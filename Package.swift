@@ -69,9 +69,12 @@ var package = Package(
         // MARK: Bridges
         // Desktop entry actions (issue 15): every app's items on its icon, in every freedesktop desktop.
         .target(name: "QuickActionsDesktopEntries", dependencies: ["DBus", "QuickActionsAPI", "Locking"], swiftSettings: strict),
+        // The search bridges (issue 16): GNOME Shell, KRunner, dock quicklists; clients of the contract only.
+        .target(name: "QuickActionsSearch", dependencies: ["DBus", "QuickActionsAPI", "Locking"], swiftSettings: strict),
 
         .executableTarget(
-            name: "quickactionsd", dependencies: ["QuickActionsBroker", "QuickActionsDesktopEntries", "DBus", "Locking"],
+            name: "quickactionsd",
+            dependencies: ["QuickActionsBroker", "QuickActionsDesktopEntries", "QuickActionsSearch", "DBus", "Locking"],
             swiftSettings: strict),
         // The launcher CLI's logic (argument parsing, broker client, output), testable as a library.
         .target(name: "QuickActionsCLI", dependencies: ["DBus", "QuickActionsAPI", "Locking"], swiftSettings: strict),
@@ -99,6 +102,10 @@ var package = Package(
             exclude: ["Conformance/roundtrip.py"],
             swiftSettings: strict
         ),
+        .testTarget(
+            name: "QuickActionsSearchTests",
+            dependencies: ["QuickActionsSearch", "QuickActionsAPI", "DBus", "QuickActionsTestSupport"],
+            exclude: ["Scripts", "KRunnerHarness"], swiftSettings: strict),
         .testTarget(
             name: "QuickActionsAPITests", dependencies: ["QuickActionsAPI", "DBus", "QuickActionsTestSupport"],
             swiftSettings: strict),

@@ -62,7 +62,7 @@ extension Broker {
                     reply.send([])
                 }
             }),
-        ], signals: [
+        ] + usageMethods(), signals: [
             Signal("ItemsChanged", arguments: [Argument("app_id", .string)],
                    annotations: [.documentation("An app's items changed: dynamic items set, manifest edited, app added or removed.")]),
             Signal("ApplicationsChanged", annotations: [.documentation("The set of apps changed.")]),
@@ -144,7 +144,11 @@ extension Broker {
 
     func getItems(_ id: String, options: CallOptions) throws(DBusError) -> Value {
         guard let app = catalog.withLock({ $0[id] }) else { throw DBusError.unknownApplication(id) }
-        return .array(Self.itemType, app.items(locale: options.locale ?? configuration.locale, limit: options.limit))
+        let locale = options.locale ?? configuration.locale
+        if options.order == .frecency {
+            return .array(Self.itemType, usage.ordered(app.items(locale: locale), app: id, limit: options.limit))
+        }
+        return .array(Self.itemType, app.items(locale: locale, limit: options.limit))
     }
 
     /// GetAllItems' reply, encoded once per catalog state, locale and limit:
@@ -153,6 +157,13 @@ extension Broker {
     func allItemsReply(options: CallOptions) throws(DBusError) -> PreparedReply {
         let locale = options.locale ?? configuration.locale
         let (apps, generation) = catalog.withLock { ($0.sorted, $0.generation) }
+        if options.order == .frecency {
+            // Scores decay with time and change with every Perform: never cached.
+            return try PreparedReply([.array(.structure([.string, .array(Self.itemType)]), apps.map { app in
+                .structure([.string(app.id), .array(Self.itemType, usage.ordered(app.items(locale: locale), app: app.id,
+                                                                                 limit: options.limit))])
+            })])
+        }
         let key = ListingKey(locale: locale, limit: options.limit)
         if let cached = listingCache.reply(for: key, generation: generation) {
             return cached

@@ -79,6 +79,7 @@ extension Broker {
     private func deliver(_ request: PerformRequest, to plugin: LoadedPlugin, launching: Bool, id: UInt64) {
         let completion: @Sendable (PerformOutcome) -> Void = { [weak self] outcome in
             guard let entry = self?.pending.take(id) else { return }
+            if outcome.success { self?.usage.record(app: entry.app, item: request.item.id ?? request.item.type) }
             if outcome.message == nil, let prepared = PerformReply.prepared(success: outcome.success, launching: launching) {
                 entry.reply.send(prepared)
             } else {

@@ -27,6 +27,7 @@ public final class Broker: Sendable {
     let configuration: BrokerConfiguration
     let log: Log
     let store: DynamicItemStore
+    let usage: UsageRanking
     let lastSeen: LastSeenRecords
     /// The plugin directories the last scan could not list (path → reason),
     /// so a rescan logs only what changed.
@@ -69,6 +70,7 @@ public final class Broker: Sendable {
         log = Log(verbose: configuration.verbose)
         store = DynamicItemStore(directory: configuration.stateDirectory)
         lastSeen = LastSeenRecords(stateDirectory: configuration.stateDirectory)
+        usage = UsageRanking(directory: configuration.stateDirectory, log: log)
         if let problem = StateFile.prepareDirectory(configuration.stateDirectory.path) {
             log(.warning, "state directory \(configuration.stateDirectory.path): \(problem); dynamic items will not persist "
                 + "(they are served until the broker stops), nor will crash counts")
@@ -196,6 +198,7 @@ public final class Broker: Sendable {
                 release.signal()
             }
             _ = release.wait(timeout: .now() + .seconds(2))
+            usage.flush()
             log(.info, "stopped")
             finish(status: status)
         }

@@ -100,6 +100,8 @@ public final class TestBus: Sendable {
         env["XDG_DATA_HOME"] = dataHome.path
         env.removeValue(forKey: "DBUS_STARTER_ADDRESS")
         env.removeValue(forKey: "DBUS_STARTER_BUS_TYPE")
+        // quickactionsd writes KRunner's runner file into $XDG_DATA_HOME: the bus's folder, never the host's.
+        env["XDG_DATA_HOME"] = directory.appendingPathComponent("data-home").path
         for (key, value) in extra { env[key] = value }
         return env
     }

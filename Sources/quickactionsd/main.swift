@@ -4,12 +4,14 @@ import Foundation
 import QuickActionsBroker
 import QuickActionsDesktopEntries
 import QuickActionsModel
+import QuickActionsSearch
 
 /// quickactionsd: the per-user quick-actions broker on D-Bus.
 let usage = """
     Usage: quickactionsd [--session | --system | --address ADDR] [--plugins DIR]...
                          [--state-dir DIR] [--timeout-ms N] [--forget-unseen-days N]
                          [--replace] [--verbose] [--no-desktop-entries]
+                         [--no-search | --no-gnome-shell | --no-krunner | --no-dock]
 
     Serves org.quickactions.Broker1: lists the quick actions of the plugin
     bundles it finds and performs them by loading the plugin on first use.
@@ -36,6 +38,7 @@ let usage = """
                          do not put the items on the apps' icons as desktop entry
                          actions, and remove the entries written before (also
                          QUICKACTIONS_DESKTOP_ENTRIES=0)
+    \(SearchOptions.help)
       --help, --version
 
     Exit status: 0 after SIGTERM/SIGINT or when replaced; 1 when the bus is
@@ -125,8 +128,9 @@ if arguments.contains("--version") {
     exit(0)
 }
 let configuration: BrokerConfiguration
+let (searchOptions, brokerArguments) = SearchOptions.extract(from: arguments)
 do {
-    configuration = try parse(arguments, environment: environment)
+    configuration = try parse(brokerArguments, environment: environment)
 } catch let error as UsageError {
     fail(error.description, status: 2)
 } catch {
@@ -163,14 +167,73 @@ let desktopEntries = Locked<DesktopEntryBridge?>(nil)
 
 // The broker runs as a task; the main thread parks in Dispatch. (No top-level
 // await: it would make main itself async, which valgrind cannot follow.)
+/// The search bridges, on their own connection, once the broker serves (docs/search.md).
+/// Which desktop entry is each app's, for the dock quicklists: the desktop-entry bridge's
+/// answer while it runs; with it turned off, an original `<app id>.desktop` in the data folders,
+/// which shows none of the app's items.
+struct DesktopEntryAnswers: DesktopEntryLookup {
+    let bridge: DesktopEntryBridge?
+    let dataDirectories: [String]
+
+    func desktopEntry(forApp appID: String) -> (desktopID: String, showsItems: Bool)? {
+        if let bridge { return bridge.desktopEntry(forApp: appID) }
+        let name = "\(appID).desktop"
+        for folder in dataDirectories where FileManager.default.fileExists(atPath: "\(folder)/applications/\(name)") {
+            return (name, false)
+        }
+        return nil
+    }
+}
+
+func desktopEntryLookup(_ bridge: DesktopEntryBridge?) -> DesktopEntryAnswers {
+    let home = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        ?? "\(NSHomeDirectory())/.local/share"
+    let system = (environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
+        .split(separator: ":").map(String.init)
+    return DesktopEntryAnswers(bridge: bridge, dataDirectories: [home] + system)
+}
+
+func startSearch(lookup: DesktopEntryAnswers) {
+    guard searchOptions.any else { return }
+    let log = Log(verbose: configuration.verbose)
+    let searchLog = SearchLog { level, message in
+        switch level {
+        case .debug: log(.debug, message)
+        case .info: log(.info, message)
+        case .warning: log(.warning, message)
+        case .error: log(.error, message)
+        }
+    }
+    Task {
+        do {
+            // Dock quicklists carry an app's items only where its desktop entry does not.
+            let service = try SearchService(
+                bus: configuration.bus, options: searchOptions, environment: ProcessInfo.processInfo.environment,
+                log: searchLog, desktopEntries: lookup)
+            if try await service.start(replace: configuration.replace) {
+                searchService.withLock { $0 = service }
+                // The bridge's answers settle after it read every app: quicklists follow them.
+                lookup.bridge?.onChange { service.refreshQuicklists() }
+            } else {
+                service.stop()
+            }
+        } catch {
+            log(.error, "cannot start the search bridges: \(error); the broker serves without them")
+        }
+    }
+}
+let searchService = Locked<SearchService?>(nil)
+
 Task {
     do {
         let status = try await broker.run(serving: {
             Task {
                 let bridge = await startDesktopEntries(bus: configuration.bus)
                 desktopEntries.withLock { $0 = bridge }
+                startSearch(lookup: desktopEntryLookup(bridge))
             }
         })
+        searchService.withLock { $0?.stop() }
         broker.close()
         exit(status)
     } catch {

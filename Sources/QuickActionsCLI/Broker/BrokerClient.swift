@@ -76,6 +76,16 @@ public final class BrokerClient: Sendable {
         return removed
     }
 
+    /// `ForgetUsage(app_id)`: clears one app's usage history, or every app's for "";
+    /// returns how many items had one.
+    public func forgetUsage(app: String) async throws(CLIError) -> UInt32 {
+        let reply = try await call(BrokerAPI.Member.forgetUsage, [.string(app)], what: app.isEmpty ? nil : "ForgetUsage of app '\(app)'")
+        guard case .uint32(let count)? = reply.first else {
+            throw .failed("the broker answered ForgetUsage with something other than a count")
+        }
+        return count
+    }
+
     /// Subscribes to the broker's signals (ItemsChanged, ApplicationsChanged);
     /// `handler` runs on the connection's loop thread.
     public func subscribeToChanges(

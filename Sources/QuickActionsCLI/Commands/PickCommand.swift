@@ -1,3 +1,5 @@
+import QuickActionsAPI
+
 /// `quickactions pick`: the desktop-launcher flow. Offers every item to a
 /// picker and performs the one chosen.
 struct PickCommand: CLICommand {
@@ -48,7 +50,8 @@ struct PickCommand: CLICommand {
     func run(_ context: CommandContext) async throws(CLIError) -> ExitCode {
         let broker = try context.connect()
         defer { broker.close() }
-        let groups = try await broker.allItems(options: RequestOptions(locale: locale))
+        // Most used first: what the user picks most is nearest the top.
+        let groups = try await broker.allItems(options: RequestOptions(locale: locale, order: BrokerAPI.Order.frecency.rawValue))
         let names = Dictionary(
             (try await broker.listApplications()).map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         let menu = PickMenu(groups: groups, names: names)

@@ -7,7 +7,7 @@ import Testing
 struct ReachabilityTests {
     static let commands: [[String]] = [
         ["apps"], ["list"], ["list", "org.example.c"], ["invoke", "org.example.c", "succeed"],
-        ["pick", "--picker", "cat"], ["watch"],
+        ["pick", "--picker", "cat"], ["watch"], ["forget", "--usage"],
     ]
 
     @Test("every command exits 5 when the broker is not running, saying how to start it", arguments: commands)

@@ -93,14 +93,17 @@ public struct ArgumentParser: Sendable {
         return .run(command: spec.name, arguments: parsed, globals: globals)
     }
 
-    /// `help [command]`.
+    /// `help [command]`. `help --help` is the tool's help (which documents
+    /// `help`); errors are not attributed to `help`, so their hint points at
+    /// the tool's help rather than back at `help --help`.
     private func parseHelp(_ rest: [String]) throws(UsageError) -> Invocation {
-        guard let name = rest.first else { return .help(command: nil) }
+        guard let name = rest.first, name != "--help", name != "-h" else { return .help(command: nil) }
         guard rest.count == 1 else {
-            throw UsageError("unexpected argument '\(rest[1])'; 'help' takes one command name", command: "help")
+            throw UsageError(
+                "unexpected argument '\(rest[1])'; 'help' takes one command name; see '\(toolName) --help'")
         }
         guard let spec = command(named: name) else {
-            throw UsageError("unknown command '\(name)'; see '\(toolName) --help' for the commands", command: "help")
+            throw UsageError("unknown command '\(name)'; see '\(toolName) --help' for the commands")
         }
         return .help(command: spec.name)
     }

@@ -95,7 +95,7 @@ struct ArgumentParserTests {
         (["apps", "--system", "--address", "x"], "--system and --address cannot be combined: choose one bus"),
         (["apps", "--address", "a", "--address", "b"], "--address was given twice with different values: 'a' and 'b'"),
         (["help", "nope"], "unknown command 'nope'; see 'quickactions --help' for the commands"),
-        (["help", "list", "apps"], "unexpected argument 'apps'; 'help' takes one command name"),
+        (["help", "list", "apps"], "unexpected argument 'apps'; 'help' takes one command name; see 'quickactions --help'"),
     ]
 
     @Test("rejected command lines give one line naming the value", arguments: rejected)

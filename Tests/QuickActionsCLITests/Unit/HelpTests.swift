@@ -55,4 +55,21 @@ struct HelpTests {
         #expect(first.stdout.contains("watch"))
         #expect(first.stderr.isEmpty)
     }
+
+    @Test("help --help and help -h show the tool's help, which documents help", arguments: ["--help", "-h"])
+    func helpOfHelp(_ flag: String) async {
+        let recorder = RecordingConsole()
+        #expect(await QuickActionsCLI.run(["help", flag], environment: [:], console: recorder.console) == 0)
+        #expect(recorder.stdout == QuickActionsCLI.help(for: nil))
+        #expect(recorder.stderr.isEmpty)
+    }
+
+    @Test("a wrong help command line points at the tool's help, never back at 'help --help'",
+          arguments: [["help", "nosuch"], ["help", "list", "apps"]])
+    func helpErrors(_ arguments: [String]) async {
+        let recorder = RecordingConsole()
+        #expect(await QuickActionsCLI.run(arguments, environment: [:], console: recorder.console) == 2)
+        #expect(recorder.stderr.contains("see 'quickactions --help'"), "\(recorder.stderr)")
+        #expect(!recorder.stderr.contains("help --help"), "\(recorder.stderr)")
+    }
 }

@@ -22,7 +22,7 @@ public final class Broker: Sendable {
     public static let interfaceName = BrokerAPI.interface
     public static let applicationInterfaceName = BrokerAPI.applicationInterface
     /// The broker's version, also the `Version` property.
-    public static let version = "1.0.0"
+    public static let version = productVersion
 
     let configuration: BrokerConfiguration
     let log: Log

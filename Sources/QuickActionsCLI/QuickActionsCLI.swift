@@ -1,11 +1,12 @@
 import Glibc
+import QuickActionsAPI
 
 /// The `quickactions` command: parses the command line, runs the command,
 /// and turns the outcome into output and an exit code.
 public enum QuickActionsCLI {
     public static let toolName = "quickactions"
     /// The CLI's version, printed by `--version`.
-    public static let version = "0.1.0"
+    public static let version = productVersion
 
     static let commands: [any CLICommand.Type] = [
         AppsCommand.self, ListCommand.self, InvokeCommand.self, PickCommand.self, WatchCommand.self,

@@ -25,7 +25,7 @@ public enum QuickActionsCLI {
 
     static let examples = [
         Example("quickactions list", "List every app's quick actions."),
-        Example("quickactions invoke org.example.Music play", "Perform one."),
+        Example("quickactions invoke com.example.contacts SearchAction", "Perform one."),
         Example("quickactions pick --picker 'rofi -dmenu'", "Choose one with rofi and perform it."),
     ]
 

@@ -10,6 +10,9 @@ struct PickCommand: CLICommand {
             on a terminal, rofi -dmenu, fuzzel --dmenu or dmenu when installed and a display
             is set; else a numbered list on stderr, answered on stdin. Choosing nothing
             (cancelling the picker) exits 1 without performing anything.
+
+            --arg values are checked before the picker is shown and typed as for invoke:
+            KEY=VALUE is a string; KEY:TYPE=VALUE gives the type (string, int, bool or double).
             """,
         options: [
             OptionSpec(

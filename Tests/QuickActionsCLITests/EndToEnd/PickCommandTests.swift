@@ -53,6 +53,19 @@ struct PickCommandTests {
         #expect((echoed["user-info"] as? [String: Any])?["n"] as? Int == 5)
     }
 
+    @Test("a bad --arg is refused (exit 2) before the picker is shown", arguments: [
+        "n:int=five", "noequals", ":bool=true", "x:colour=red",
+    ])
+    func badArgumentBeforeMenu(_ argument: String) async throws {
+        let harness = try await BrokerHarness(bundles: [CLIFixtures.cApp])
+        let shown = harness.directory.appendingPathComponent("shown")
+        let result = try await CLIProcess.run(
+            ["pick", "--picker", "touch '\(shown.path)'; head -n 1", "--arg", argument], harness)
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.contains("'\(argument)'"), "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: shown.path), "the picker was shown")
+    }
+
     @Test("choosing nothing exits 1 and performs nothing", arguments: [
         (["--picker", "false"], nil), (["--picker", "cat >/dev/null"], nil), ([], "\n"), ([], "q\n"),
     ] as [([String], String?)])

@@ -33,7 +33,7 @@ public enum BrokerErrorMapping {
         if globals.bus == .session {
             message += "; is a D-Bus session running (DBUS_SESSION_BUS_ADDRESS)?"
         }
-        return .unreachable(message)
+        return .unreachable(message, name: error.name.rawValue)
     }
 
     /// Maps an error answered to a call (`what` says which call, for messages).
@@ -42,24 +42,22 @@ public enum BrokerErrorMapping {
         let message = oneLine(error.message)
         switch name {
         case BrokerAPI.ErrorNames.unknownApplication.rawValue, BrokerAPI.ErrorNames.unknownItem.rawValue:
-            return .notFound(message)
-        case BrokerAPI.ErrorNames.pluginFailed.rawValue:
-            return .pluginFailed(message)
-        case BrokerAPI.ErrorNames.timeout.rawValue:
-            return .pluginFailed(message)
+            return .notFound(message, name: name)
+        case BrokerAPI.ErrorNames.pluginFailed.rawValue, BrokerAPI.ErrorNames.timeout.rawValue:
+            return .pluginFailed(message, name: name)
         case ErrorName.invalidArgs.rawValue:
-            return .usage(UsageError("the broker rejected \(what): \(message)"))
+            return .usage(UsageError("the broker rejected \(what): \(message)", dbusName: name))
         case _ where notRunning.contains(name):
             return .unreachable(
                 "the broker (\(BrokerAPI.busName.rawValue)) is not running on \(globals.busDescription); "
-                    + startHint(globals))
+                    + startHint(globals), name: name)
         case ErrorName.noReply.rawValue, ErrorName.timeout.rawValue:
             return .unreachable(
-                "the broker (\(BrokerAPI.busName.rawValue)) on \(globals.busDescription) did not answer \(what): \(message)")
+                "the broker (\(BrokerAPI.busName.rawValue)) on \(globals.busDescription) did not answer \(what): \(message)", name: name)
         case ErrorName.disconnected.rawValue, ErrorName.accessDenied.rawValue, ErrorName.ioError.rawValue:
-            return .unreachable("cannot reach the broker on \(globals.busDescription) for \(what): \(message)")
+            return .unreachable("cannot reach the broker on \(globals.busDescription) for \(what): \(message)", name: name)
         default:
-            return .failed("the broker refused \(what): \(message) (\(name))")
+            return .failed("the broker refused \(what): \(message) (\(name))", name: name)
         }
     }
 

@@ -61,8 +61,7 @@ struct PickCommand: CLICommand {
         let picker = Picker.detect(
             requested: pickerCommand, environment: environment, terminal: context.console.terminal)
         guard let entry = try await picker.choose(menu, console: context.console) else {
-            context.console.error("nothing chosen; nothing performed")
-            return .failure
+            throw .failed("nothing chosen; nothing performed", name: "cancelled")
         }
         let performer = Performer(app: entry.app, item: entry.item, options: options, json: json, label: entry.title)
         return try await performer.run(broker, context)

@@ -68,6 +68,9 @@ public enum JSONOutput {
     /// Serialises a JSONSerialization-ready object: pretty for documents,
     /// one line for streams (`watch --json`).
     public static func text(_ object: Any, compact: Bool = false) throws(CLIError) -> String {
+        // An empty list or object is "[]" or "{}", not Foundation's pretty "[\n\n]".
+        if let list = object as? [Any], list.isEmpty { return "[]" }
+        if let dictionary = object as? [String: Any], dictionary.isEmpty { return "{}" }
         var options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed]
         if !compact { options.insert(.prettyPrinted) }
         do {

@@ -9,7 +9,9 @@ struct PickCommand: CLICommand {
             /bin/sh -c: it reads the lines on stdin and prints the chosen one); else fzf when
             on a terminal, rofi -dmenu, fuzzel --dmenu or dmenu when installed and a display
             is set; else a numbered list on stderr, answered on stdin. Choosing nothing
-            (cancelling the picker) exits 1 without performing anything.
+            (the picker prints nothing, or exits 1 or 130: fzf exits 1 with no match and 130 on
+            Escape, rofi, fuzzel and dmenu exit 1 on Escape) exits 1 without performing anything.
+            A picker exiting with any other status, or printing several lines, is an error (exit 2).
 
             --arg values are checked before the picker is shown and typed as for invoke:
             KEY=VALUE is a string; KEY:TYPE=VALUE gives the type (string, int, bool or double).

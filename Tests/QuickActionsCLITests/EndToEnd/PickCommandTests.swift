@@ -79,6 +79,28 @@ struct PickCommandTests {
         #expect(apps.first?["loaded"] as? Bool == false, "no plugin was loaded")
     }
 
+    @Test("a picker that fails (a status other than 1 or 130) or prints several lines is exit 2 with its status",
+          arguments: [
+            ("exit 3", "exit status 3"), ("kill -TERM $$", "exit status 143"),
+            ("grep 'C Example'", "printed 2 lines"), ("cat", "printed 2 lines"),
+          ])
+    func failingPicker(_ picker: String, _ expected: String) async throws {
+        let harness = try await BrokerHarness(bundles: [CLIFixtures.cApp])
+        let result = try await CLIProcess.run(["pick", "--picker", picker], harness)
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.contains(expected), "\(result)")
+        #expect(!result.stderr.contains("nothing chosen"), "\(result)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test("fzf's Escape (130) is a cancel too: exit 1, nothing performed")
+    func cancelledWith130() async throws {
+        let harness = try await BrokerHarness(bundles: [CLIFixtures.cApp])
+        let result = try await CLIProcess.run(["pick", "--picker", "exit 130"], harness)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("nothing chosen"), "\(result)")
+    }
+
     @Test("a picker printing a line that was not offered exits 3; a missing picker or bad number exits 2")
     func wrongChoices() async throws {
         let harness = try await BrokerHarness(bundles: [CLIFixtures.cApp])

@@ -38,6 +38,7 @@ extension Broker {
         }
         for app in removed {
             slots.withLock { _ = $0.removeValue(forKey: app.id) }
+            status.forget(app.id)
             try? store.remove(app.bundle.appID)
             try? connection.unexport(app.objectPath)
             log(.info, "removed \(app.id) (\(app.bundle.url.path))")
@@ -48,7 +49,7 @@ extension Broker {
         }
         for app in changed {
             try? connection.emitPropertiesChanged(
-                path: app.objectPath, interface: Self.applicationInterfaceName, names: ["Name", "Icon", "Version"])
+                path: app.objectPath, interface: Self.applicationInterfaceName, names: ["Name", "Icon", "Version"] + Self.bundleStatusPropertyNames)
             log(.info, "reread \(app.id): its bundle changed")
         }
         if !added.isEmpty || !removed.isEmpty {

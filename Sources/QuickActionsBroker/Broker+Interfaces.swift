@@ -55,7 +55,7 @@ extension Broker {
             Property("PendingPerforms", type: .uint32, changeSignal: .none,
                      annotations: [.documentation("Performs received and not yet answered, for all callers.")],
                      get: { [weak self] in .uint32(UInt32(clamping: self?.pending.count ?? 0)) }),
-        ])
+        ] + rootStatusProperties())
     }
 
     func applicationInterface(_ id: String) -> Interface {
@@ -84,7 +84,7 @@ extension Broker {
             Property("Items", type: .array(Self.itemType), get: {
                 .array(Self.itemType, try current().items(locale: locale))
             }),
-        ])
+        ] + applicationStatusProperties(id, current: current))
     }
 
     /// Exports the root and every app. The object manager is added last:

@@ -38,6 +38,8 @@ public final class Broker: Sendable {
     let listingCache = ListingCache()
     let journal: CrashJournal
     let quarantine: Locked<Quarantine>
+    /// Start time and load errors, for the status properties (Broker+Status.swift).
+    let status = BrokerStatus()
     /// Serialises rescans of the plugin directories.
     let scanQueue = DispatchQueue(label: "org.quickactions.broker.scan")
     private let ownerWatch = Locked<SignalSubscription?>(nil)

@@ -30,6 +30,15 @@ import Testing
         #expect(refused.status != 0)
         #expect(refused.stderr.contains("quarantined"), "\(refused)")
         #expect(refused.stderr.contains("3 times"))
+        // The status properties say so.
+        func property(_ name: String) async throws -> String {
+            try await Command.run("busctl", [
+                "--address=\(broker.bus.address)", "get-property", BrokerHarness.busName,
+                "/org/quickactions/Broker1/apps/org_2eexample_2ecrash", "org.quickactions.Application1", name,
+            ]).stdout
+        }
+        #expect(try await property("Quarantined") == "b true\n")
+        #expect(try await property("QuarantineReason").contains("crashed the broker 3 times"))
 
         // Stored dynamic items came through every crash.
         let items = try BusctlReply(try await call(["GetItems", "sa{sv}", "org.example.swift", "0"]))
@@ -44,5 +53,7 @@ import Testing
         _ = try await call(["Reload"])
         let alive = try BusctlReply(try await call(["Perform", "ssa{sv}", "org.example.crash", "hello", "0"]))
         #expect(alive.data.first as? Bool == true)
+        #expect(try await property("Quarantined") == "b false\n")
+        #expect(try await property("QuarantineReason") == "s \"\"\n")
     }
 }

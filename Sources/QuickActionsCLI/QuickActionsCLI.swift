@@ -9,7 +9,7 @@ public enum QuickActionsCLI {
     public static let version = productVersion
 
     static let commands: [any CLICommand.Type] = [
-        AppsCommand.self, ListCommand.self, InvokeCommand.self, PickCommand.self, WatchCommand.self,
+        AppsCommand.self, ListCommand.self, InvokeCommand.self, PickCommand.self, WatchCommand.self, StatusCommand.self,
         CompletionCommand.self, CompleteCommand.self,
     ]
 

@@ -28,7 +28,7 @@ struct ManPageTests {
 
     /// Each command's paragraph under COMMANDS documents every option its
     /// --help's USAGE line lists (pick takes --arg as invoke does, and says so).
-    @Test(arguments: ["apps", "list", "invoke", "pick", "watch"])
+    @Test(arguments: ["apps", "list", "invoke", "pick", "watch", "status"])
     func quickactionsPageDocumentsEveryOptionOfEachCommand(_ command: String) async throws {
         let help = try await Command.run(PackagePaths.executable("quickactions").path, [command, "--help"])
         try #require(help.status == 0, "\(help)")

@@ -129,6 +129,9 @@ extension Broker {
             },
             runningPluginCode: { [flag = journal.flag(for: appID)] running in
                 flag?.set(running)
+            },
+            dynamicItems: { [weak self] in
+                self?.catalog.withLock { $0[appID] }?.publishedItems ?? []
             })
     }
 

@@ -85,6 +85,22 @@ final class PluginHostContext: @unchecked Sendable {
         return QA_STATUS_OK
     }
 
+    /// `get_dynamic_items`: hands the stored items to `visit` once, in C
+    /// memory that lives exactly as long as that call.
+    func getDynamicItems(_ visit: qa_items_visitor?, user: UnsafeMutableRawPointer?) -> qa_status {
+        guard let visit else {
+            log(.warning, "get_dynamic_items called without a visit function; ignored")
+            return QA_STATUS_INVALID
+        }
+        let items = state.withLock { $0.retiredReason } == nil ? callbacks.dynamicItems() : []
+        let arena = CArena()
+        withExtendedLifetime(arena) {
+            let list = items.isEmpty ? nil : ABIEncoder(arena: arena).itemList(items)
+            visit(user, list, items.count)
+        }
+        return QA_STATUS_OK
+    }
+
     func pluginLog(level: Int32, message: UnsafePointer<CChar>?) {
         let text = CStrings.message(message) ?? "(log called with a NULL message)"
         log(PluginLogLevel(rawValue: level) ?? .info, text, origin: .plugin)

@@ -61,4 +61,39 @@ import Testing
         #expect(distance("kitten", "sitting") == 3)
         #expect(KeySuggestion.editDistance(Array("abcdefgh".utf8), Array("zyxwvuts".utf8), bound: 2) == 3)
     }
+
+    @Test("a static icon file that is missing or leads out of the bundle is a warning; the item stays", arguments: [
+        ("icons/missing.png", "No such file or directory"),
+        ("../outside.png", "has a '..' component"),
+        ("escape.png", "outside the bundle"),
+    ])
+    func badStaticIconFile(_ file: String, _ reason: String) throws {
+        let directory = try TemporaryDirectory()
+        var item = Self.item
+        item["UIApplicationShortcutItemIconFile"] = file
+        let url = try BundleFixtures.writeBundle("App", in: directory, plist: BundleFixtures.minimal(items: [item]))
+        try FileManager.default.createSymbolicLink(
+            at: url.appendingPathComponent("escape.png"), withDestinationURL: URL(fileURLWithPath: "/etc/hostname"))
+        let outcome = BundleReader.read(bundleAt: url)
+        let bundle = try #require(outcome.bundle)
+        #expect(bundle.staticItems.map(\.type) == ["play"])
+        #expect(outcome.diagnostics.count == 1, "\(outcome.diagnostics)")
+        let warning = try #require(outcome.diagnostics.first)
+        #expect(warning.severity == .warning)
+        #expect(warning.reason.hasPrefix("com.example.app: UIApplicationShortcutItems[0] (type \"play\"): icon file"))
+        #expect(warning.reason.contains(reason), "\(warning)")
+    }
+
+    @Test func aPresentIconFileGivesNoWarning() throws {
+        let directory = try TemporaryDirectory()
+        var item = Self.item
+        item["UIApplicationShortcutItemIconFile"] = "icons/play.png"
+        var plist = BundleFixtures.minimal(items: [item])
+        plist["CFBundleIconFile"] = "AppIcon"
+        let url = try BundleFixtures.writeBundle("App", in: directory, plist: plist)
+        try directory.write(Data(), to: "App/icons/play.png")
+        try directory.write(Data(), to: "App/AppIcon.svg")
+        let outcome = BundleReader.read(bundleAt: url)
+        #expect(outcome.diagnostics.isEmpty, "\(outcome.diagnostics)")
+    }
 }

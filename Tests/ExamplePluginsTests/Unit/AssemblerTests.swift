@@ -93,7 +93,7 @@ import Testing
             <key>UIApplicationShortcutItemType</key><string>a</string>
             <key>UIApplicationShortcutItemTitle</key><string>A</string>
             <key>UIApplicationShortcutItemIconFile</key><string>Icons/missing.svg</string>
-            """), [], "the icon of item a does not resolve"),
+            """), [], "UIApplicationShortcutItems[0] (type \"a\"): icon file"),
         ("<plist><dict><key>CFBundleIdentifier</key>", [], "Info.plist"),
         (manifest(item: "<key>UIApplicationShortcutItemType</key><string>a</string>"
                   + "<key>UIApplicationShortcutItemTitle</key><string>A</string>"),

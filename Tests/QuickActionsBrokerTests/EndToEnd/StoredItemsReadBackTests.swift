@@ -29,6 +29,10 @@ import Testing
         _ app: String, _ setter: String, _ before: String, _ after: String
     ) async throws {
         let harness = try await BrokerHarness(bundles: [Self.cApp, Self.swiftApp])
+        // The C plugin's second item has the icon file icons/second.png, which must exist.
+        let icons = harness.pluginDirectory.appendingPathComponent("org.example.c.bundle/icons")
+        try FileManager.default.createDirectory(at: icons, withIntermediateDirectories: true)
+        try Data().write(to: icons.appendingPathComponent("second.png"))
         var client = try Connection(.address(harness.bus.address))
         #expect(try await Self.message(client, app, "stored") == before, "nothing stored yet")
         _ = try await Self.message(client, app, setter)

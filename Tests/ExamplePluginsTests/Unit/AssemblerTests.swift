@@ -65,7 +65,8 @@ import Testing
     @Test func helpDescribesTheCommand() async throws {
         let result = try await Command.run(PackagePaths.executable("quickactions-bundle").path, ["--help"])
         #expect(result.status == 0)
-        #expect(result.stdout.contains("USAGE: quickactions-bundle --products DIR --output DIR"))
+        #expect(result.stdout.contains("USAGE: quickactions-bundle check BUNDLE..."))
+        #expect(result.stdout.contains("quickactions-bundle --products DIR --output DIR"))
         #expect(result.stdout.contains("EXIT STATUS"))
     }
 

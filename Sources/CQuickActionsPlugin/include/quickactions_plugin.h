@@ -283,9 +283,10 @@ typedef struct qa_request {
  *  and the `user` pointer the plugin passed. */
 typedef void (*qa_items_visitor)(void *user, const qa_item *const *items, size_t count);
 
-/** Whether `host`'s table is large enough to have `field` (a function
- *  appended in a later minor version): check before calling one, since a
- *  table from an older host ends before it.
+/** Whether `host`'s table is large enough to have `field` and fills it. A
+ *  plugin declaring the field's ABI version need not check (an older host
+ *  refuses it); one that declares an older minor, to stay loadable by older
+ *  brokers, checks before calling a newer function:
  *
  *      if (QA_HOST_HAS(host, get_dynamic_items)) ... */
 #define QA_HOST_HAS(host, field) \
@@ -340,7 +341,7 @@ typedef struct qa_host {
      *  accepted and discarded. */
     void (*complete)(void *context, qa_completion completion, bool success, const char *message);
 
-    /* ── Appended in ABI 1.1: check QA_HOST_HAS(host, field) first ── */
+    /* ── Appended in ABI 1.1 (see QA_HOST_HAS for plugins declaring 1.0) ── */
 
     /** ABI 1.1. Reads back the app's dynamic items as the broker keeps
      *  them: the list last set with set_dynamic_items, by this load or by

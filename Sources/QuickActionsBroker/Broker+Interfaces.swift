@@ -71,7 +71,7 @@ extension Broker {
             Property("PendingPerforms", type: .uint32, changeSignal: .none,
                      annotations: [.documentation("Performs received and not yet answered, for all callers.")],
                      get: { [weak self] in .uint32(UInt32(clamping: self?.pending.count ?? 0)) }),
-        ])
+        ] + rootStatusProperties())
     }
 
     static let forgetDocumentation = "Removes the stored dynamic items and last-seen record of an app that is not installed; "
@@ -118,7 +118,7 @@ extension Broker {
             Property("Items", type: .array(Self.itemType), get: {
                 .array(Self.itemType, try current().items(locale: locale))
             }),
-        ])
+        ] + applicationStatusProperties(id, current: current))
     }
 
     /// Exports the root and every app. The object manager is added last:

@@ -55,10 +55,12 @@ extension Broker {
                 deliver(request, to: plugin, launching: true, id: id)
                 slot.set(plugin)
                 log(.info, "loaded \(appID) from \(app.bundle.executableURL.path)")
+                recordLoad(of: app, error: nil)
                 try? connection.emitPropertiesChanged(path: app.objectPath, interface: Self.applicationInterfaceName,
                                                       names: ["Loaded"])
             } catch {
                 log(.error, "cannot load \(appID): \(error)")
+                recordLoad(of: app, error: "\(error)")
                 pending.take(id)?.reply.fail(DBusError(.pluginFailed, "\(appID) could not be loaded: \(error)"))
             }
         }
@@ -128,6 +130,9 @@ extension Broker {
             },
             runningPluginCode: { [flag = journal.flag(for: appID)] running in
                 flag?.set(running)
+            },
+            dynamicItems: { [weak self] in
+                self?.catalog.withLock { $0[appID] }?.publishedItems ?? []
             })
     }
 

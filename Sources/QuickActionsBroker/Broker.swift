@@ -22,7 +22,7 @@ public final class Broker: Sendable {
     public static let interfaceName = BrokerAPI.interface
     public static let applicationInterfaceName = BrokerAPI.applicationInterface
     /// The broker's version, also the `Version` property.
-    public static let version = "1.0.0"
+    public static let version = productVersion
 
     let configuration: BrokerConfiguration
     let log: Log
@@ -45,6 +45,8 @@ public final class Broker: Sendable {
     let listingCache = ListingCache()
     let journal: CrashJournal
     let quarantine: Locked<Quarantine>
+    /// Start time and load errors, for the status properties (Broker+Status.swift).
+    let status = BrokerStatus()
     /// Serialises rescans of the plugin directories.
     let scanQueue = DispatchQueue(label: "org.quickactions.broker.scan")
     private let ownerWatch = Locked<SignalSubscription?>(nil)

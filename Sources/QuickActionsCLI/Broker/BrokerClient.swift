@@ -35,6 +35,15 @@ public final class BrokerClient: Sendable {
         return try Application.list(managedObjects: reply.first)
     }
 
+    /// The broker's status: the root's properties (Properties.GetAll) and
+    /// every app object's, from the ObjectManager.
+    public func status() async throws(CLIError) -> BrokerStatus {
+        let root = try await call(BrokerAPI.Member.getAll, [.string(BrokerAPI.interface.rawValue)],
+                                  interface: BrokerAPI.properties, what: "the broker's properties")
+        let objects = try await call(BrokerAPI.Member.getManagedObjects, [], interface: BrokerAPI.objectManager)
+        return try BrokerStatus(properties: root.first, managedObjects: objects.first)
+    }
+
     /// `GetItems(app_id, options)`.
     public func items(of app: String, options: RequestOptions = RequestOptions()) async throws(CLIError) -> [Item] {
         let reply = try await call(BrokerAPI.Member.getItems, [.string(app), options.value])

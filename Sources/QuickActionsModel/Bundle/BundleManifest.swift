@@ -6,7 +6,8 @@ import Foundation
 /// name in the bundle), `CFBundleDisplayName`, `CFBundleName`, `CFBundleShortVersionString`,
 /// `CFBundleIconName`, `CFBundleIconFile`, `CFBundleDevelopmentRegion`,
 /// `QuickActionsDesktopEntry` and `UIApplicationShortcutItems` (see `ShortcutItemManifest`).
-/// Unknown keys are ignored.
+/// Unknown keys are ignored, but one that looks like a misspelt known key
+/// (`CFBundleIdentifer`) is a warning naming the likely key.
 public struct BundleManifest: Sendable, Hashable {
     /// The most bytes an `Info.plist` may have; larger files are refused unread.
     public static let maximumInfoPlistSize = 4 << 20
@@ -106,7 +107,15 @@ private struct ManifestKeys {
         self.path = path
     }
 
+    /// The top-level keys this manifest reads.
+    static let knownKeys = [
+        "CFBundleIdentifier", "CFBundleExecutable", "CFBundleDisplayName", "CFBundleName",
+        "CFBundleShortVersionString", "CFBundleIconName", "CFBundleIconFile", "CFBundleDevelopmentRegion",
+        "UIApplicationShortcutItems",
+    ]
+
     mutating func manifest() throws(BundleError) -> BundleManifest {
+        warnAboutMisspeltKeys()
         guard let identifier = try requiredString("CFBundleIdentifier") else {
             throw .missingKey(path: path, key: "CFBundleIdentifier")
         }
@@ -185,6 +194,10 @@ private struct ManifestKeys {
         // A static item's id is its type, so the type must be unique: the first one wins.
         var indexOfType: [String: Int] = [:]
         for (index, element) in array.enumerated() {
+            for (key, likely) in ShortcutItemManifest.misspeltKeys(in: element) {
+                warn("\(appID): UIApplicationShortcutItems[\(index)]: unknown key \(key.quotedForMessage) is ignored; "
+                    + "did you mean \(likely)?")
+            }
             switch ShortcutItemManifest.item(from: element) {
             case .success(var item):
                 if let first = indexOfType[item.type] {
@@ -200,6 +213,15 @@ private struct ManifestKeys {
             }
         }
         return items
+    }
+
+    /// A warning for each unknown key that is probably a known one misspelt.
+    private mutating func warnAboutMisspeltKeys() {
+        for key in plist.keys.sorted() {
+            if let likely = KeySuggestion.likelyKey(for: key, among: Self.knownKeys) {
+                warn("unknown key \(key.quotedForMessage) is ignored; did you mean \(likely)?")
+            }
+        }
     }
 
     private mutating func warn(_ reason: String) {

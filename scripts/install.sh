@@ -121,6 +121,17 @@ put 644 "$staging/org.quickactions.Broker1.service" "$DBUS_SERVICES_DIR/org.quic
 substitute "$root/dbus/quickactionsd.service.in" >"$staging/quickactionsd.service"
 put 644 "$staging/quickactionsd.service" "$SYSTEMD_USER_UNIT_DIR/quickactionsd.service"
 
+# The search bridges (docs/search.md): D-Bus activation of org.quickactions.Search1 (the same
+# quickactionsd), GNOME Shell's search provider with the desktop entry it names, and KRunner's
+# runner file (the broker also writes that one per user at start).
+substitute "$root/dbus/org.quickactions.Search1.service.in" >"$staging/org.quickactions.Search1.service"
+put 644 "$staging/org.quickactions.Search1.service" "$DBUS_SERVICES_DIR/org.quickactions.Search1.service"
+put 644 "$root/desktop/org.quickactions.Search1.search-provider.ini" \
+  "$DATADIR/gnome-shell/search-providers/org.quickactions.Search1.search-provider.ini"
+substitute "$root/desktop/org.quickactions.QuickActions.desktop.in" >"$staging/org.quickactions.QuickActions.desktop"
+put 644 "$staging/org.quickactions.QuickActions.desktop" "$DATADIR/applications/org.quickactions.QuickActions.desktop"
+put 644 "$root/desktop/org.quickactions.Search1.krunner.desktop" "$DATADIR/krunner/dbusplugins/org.quickactions.Search1.desktop"
+
 # The D-Bus contract, for launcher authors, and the plugin ABI header, for plugin authors.
 for xml in "$root"/dbus/org.quickactions.*.xml; do
   put 644 "$xml" "$DBUS_INTERFACES_DIR/$(basename -- "$xml")"

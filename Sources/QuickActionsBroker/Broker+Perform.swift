@@ -55,10 +55,12 @@ extension Broker {
                 deliver(request, to: plugin, launching: true, id: id)
                 slot.set(plugin)
                 log(.info, "loaded \(appID) from \(app.bundle.executableURL.path)")
+                recordLoad(of: app, error: nil)
                 try? connection.emitPropertiesChanged(path: app.objectPath, interface: Self.applicationInterfaceName,
                                                       names: ["Loaded"])
             } catch {
                 log(.error, "cannot load \(appID): \(error)")
+                recordLoad(of: app, error: "\(error)")
                 pending.take(id)?.reply.fail(DBusError(.pluginFailed, "\(appID) could not be loaded: \(error)"))
             }
         }
@@ -79,6 +81,7 @@ extension Broker {
     private func deliver(_ request: PerformRequest, to plugin: LoadedPlugin, launching: Bool, id: UInt64) {
         let completion: @Sendable (PerformOutcome) -> Void = { [weak self] outcome in
             guard let entry = self?.pending.take(id) else { return }
+            if outcome.success { self?.usage.record(app: entry.app, item: request.item.id ?? request.item.type) }
             if outcome.message == nil, let prepared = PerformReply.prepared(success: outcome.success, launching: launching) {
                 entry.reply.send(prepared)
             } else {
@@ -127,6 +130,9 @@ extension Broker {
             },
             runningPluginCode: { [flag = journal.flag(for: appID)] running in
                 flag?.set(running)
+            },
+            dynamicItems: { [weak self] in
+                self?.catalog.withLock { $0[appID] }?.publishedItems ?? []
             })
     }
 
@@ -142,7 +148,10 @@ extension Broker {
             do {
                 try store.save(items, for: app.bundle.appID)
             } catch {
-                throw DynamicItemsRejection("\(error)")
+                guard case StoreError.system = error else { throw DynamicItemsRejection("\(error)") }
+                // A state directory that cannot be written (read-only, full): the
+                // items are served, and the log says they will not persist.
+                log(.warning, "\(appID): \(error); its \(items.count) dynamic item(s) are served but will not persist")
             }
             catalog.withLock { $0.set(updated) }
             return updated

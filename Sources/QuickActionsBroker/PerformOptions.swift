@@ -12,6 +12,7 @@ struct CallOptions: Sendable {
     var arguments: UserInfo = [:]
     var activationToken: String?
     var itemID: String?
+    var order: ListingOrder = .display
 
     init(_ value: Value) throws(DBusError) {
         guard case .dictionary(.string, .variant, let entries) = value else {
@@ -46,6 +47,9 @@ struct CallOptions: Sendable {
             case BrokerAPI.Option.itemID:
                 guard case .string(let text) = option else { throw Self.wrongType(key, "s", option) }
                 itemID = text
+            case BrokerAPI.Option.order:
+                guard case .string(let text) = option else { throw Self.wrongType(key, "s", option) }
+                order = try ListingOrder(option: text)
             default:
                 continue
             }

@@ -80,7 +80,7 @@ public final class LoadedPlugin: Sendable {
         hooks.afterCheck?(path)
         let dynamicLibrary = try DynamicLibrary(descriptor: fd, path: path)
         let context = PluginHostContext(
-            appID: appID, libraryPath: path, dataDirectory: dataDirectory, callbacks: callbacks)
+            appID: appID, libraryPath: path, bundle: bundle, dataDirectory: dataDirectory, callbacks: callbacks)
         do throws(PluginLoadError) {
             guard let symbol = dynamicLibrary.symbol(named: QA_PLUGIN_ENTRY_SYMBOL) else {
                 throw PluginLoadError.symbolMissing(library: path, symbol: QA_PLUGIN_ENTRY_SYMBOL)

@@ -37,6 +37,10 @@ public final class BrokerHarness: @unchecked Sendable {
         }
         self.arguments = ["--address", bus.address, "--plugins", pluginDirectory.path,
                           "--state-dir", stateDirectory.path] + arguments
+        // The desktop-entry bridge is off unless a test asks for it (by naming
+        // QUICKACTIONS_DESKTOP_ENTRIES): the other suites test the broker alone.
+        var environment = environment
+        if environment["QUICKACTIONS_DESKTOP_ENTRIES"] == nil { environment["QUICKACTIONS_DESKTOP_ENTRIES"] = "0" }
         self.environment = environment
         process = try Self.launch(bus: bus, directory: directory, arguments: self.arguments, environment: environment,
                                   generation: 0)

@@ -57,7 +57,20 @@ import Testing
             library: bundle.library.path, plugin: mismatch.version, host: PluginABIVersion(major: 1, minor: 1))
         #expect(throws: expected) { try load(bundle, recorder: recorder) }
         #expect(expected.description.contains("plugin built for \(mismatch.version)"))
+        #expect(expected.description.contains("update the broker"), "a newer plugin needs a newer broker")
         #expect(recorder.pluginLogs(containing: "init ran").isEmpty, "init ran: \(recorder.logs)")
+    }
+
+    @Test("an ABI mismatch says which side to update", arguments: [
+        (PluginABIVersion(major: 2, minor: 0), "update the broker (quickactionsd) to one serving ABI 2.0"),
+        (PluginABIVersion(major: 1, minor: 2), "update the broker (quickactionsd) to one serving ABI 1.2"),
+        (PluginABIVersion(major: 0, minor: 9), "rebuild the plugin against quickactions_plugin.h 1.1"),
+    ])
+    func anABIMismatchSaysWhichSideToUpdate(_ plugin: PluginABIVersion, _ remedy: String) {
+        let error = PluginLoadError.abiMismatch(library: "/b/lib.so", plugin: plugin, host: PluginABIVersion(major: 1, minor: 1))
+        #expect(error.reason == "ABI mismatch: plugin built for \(plugin), host serves 1.0 to 1.1; "
+            + (plugin.major == 0 ? "the plugin is older than this broker: " : "the plugin is newer than this broker: ")
+            + remedy)
     }
 
     @Test func aFailingCInitReportsItsMessage() throws {

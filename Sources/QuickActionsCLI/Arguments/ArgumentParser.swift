@@ -33,16 +33,27 @@ public struct ArgumentParser: Sendable {
 
     /// Parses the arguments after the tool's own name.
     public func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
-        // Before the command: only global options, --help and --version.
+        // Before the command: the global options, --help, --version, and any
+        // command's own options (`--json apps`); the latter are read again
+        // with the command's arguments, so the command decides whether it takes them.
         var index = 0
         var globalsBefore = ParsedArguments()
+        var commandOptionsBefore: [String] = []
         let topOptions = GlobalOptions.specs + [Self.helpOption, Self.versionOption]
+        let anyOption = topOptions + commands.flatMap(\.options)
         while index < arguments.count, arguments[index].hasPrefix("-"), arguments[index] != "-" {
             if arguments[index] == "--" {
                 index += 1
                 break
             }
-            index = try consumeOption(at: index, in: arguments, options: topOptions, into: &globalsBefore)
+            var scratch = ParsedArguments()
+            let next = try consumeOption(at: index, in: arguments, options: anyOption, into: &scratch)
+            if topOptions.contains(where: { scratch.flags.contains($0.long) || scratch.values[$0.long] != nil }) {
+                index = try consumeOption(at: index, in: arguments, options: topOptions, into: &globalsBefore)
+            } else {
+                commandOptionsBefore += arguments[index..<next]
+                index = next
+            }
         }
         if globalsBefore.flag("help") { return .help(command: nil) }
         if globalsBefore.flag("version") { return .version }
@@ -56,7 +67,7 @@ public struct ArgumentParser: Sendable {
         guard let spec = command(named: name) else {
             throw UsageError("unknown command '\(name)'; see '\(toolName) --help' for the commands")
         }
-        let rest = Array(arguments[(index + 1)...])
+        let rest = commandOptionsBefore + Array(arguments[(index + 1)...])
         if rest.prefix(while: { $0 != "--" }).contains(where: { $0 == "--help" || $0 == "-h" }) {
             return .help(command: spec.name)
         }
@@ -82,14 +93,17 @@ public struct ArgumentParser: Sendable {
         return .run(command: spec.name, arguments: parsed, globals: globals)
     }
 
-    /// `help [command]`.
+    /// `help [command]`. `help --help` is the tool's help (which documents
+    /// `help`); errors are not attributed to `help`, so their hint points at
+    /// the tool's help rather than back at `help --help`.
     private func parseHelp(_ rest: [String]) throws(UsageError) -> Invocation {
-        guard let name = rest.first else { return .help(command: nil) }
+        guard let name = rest.first, name != "--help", name != "-h" else { return .help(command: nil) }
         guard rest.count == 1 else {
-            throw UsageError("unexpected argument '\(rest[1])'; 'help' takes one command name", command: "help")
+            throw UsageError(
+                "unexpected argument '\(rest[1])'; 'help' takes one command name; see '\(toolName) --help'")
         }
         guard let spec = command(named: name) else {
-            throw UsageError("unknown command '\(name)'; see '\(toolName) --help' for the commands", command: "help")
+            throw UsageError("unknown command '\(name)'; see '\(toolName) --help' for the commands")
         }
         return .help(command: spec.name)
     }

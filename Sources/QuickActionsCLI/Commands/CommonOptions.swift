@@ -1,7 +1,10 @@
 import QuickActionsAPI
 /// Options several commands share, and how their values are read.
 enum CommonOptions {
-    static let json = OptionSpec("json", help: "Print the data as one JSON document (sorted keys), for scripts.")
+    static let json = OptionSpec(
+        "json",
+        help: "Print the data as one JSON document (sorted keys), for scripts; a failure prints "
+            + "{\"error\": {\"name\", \"message\"}} there too.")
     static let locale = OptionSpec(
         "locale", kind: .value(name: "locale"),
         help: "Titles in this locale, e.g. de_DE (default: the broker's own locale).")

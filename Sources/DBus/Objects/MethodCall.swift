@@ -9,6 +9,18 @@ public struct MethodCall: Sendable {
     /// The caller's unique name.
     public var sender: String? { message.sender }
     public var path: ObjectPath? { message.path }
+
+    init(message: Message, arguments: [Value]) {
+        self.message = message
+        self.arguments = arguments
+    }
+
+    /// A typed call as a `[Value]` handler sees it, for handing it to code
+    /// written for those: `arguments` are the call's, already decoded.
+    public init(_ context: CallContext, arguments: [Value]) {
+        message = context.message
+        self.arguments = arguments
+    }
 }
 
 /// The one answer to a method call, sent from any thread.

@@ -188,3 +188,45 @@ extension MessageReader {
         throw mismatch(expected: type, found: typeCode)
     }
 }
+
+/// A ``Value`` sent and received as a typed argument of `T`'s D-Bus type:
+/// for values already held in the `Value` model (a cache of encoded items,
+/// say), so a typed method need not convert them into Swift types and back.
+/// Encoding refuses a value of another type, or one that breaks the
+/// specification, naming both types.
+public struct ValueOf<T: DBusArgument>: DBusArgument, Hashable {
+    public let value: Value
+
+    /// Wraps `value`; throws InvalidArgs when it is not of `T`'s type.
+    public init(_ value: Value) throws(DBusError) {
+        guard value.hasType(T.dbusType) else {
+            throw DBusError.invalidArgs(
+                "a value of type \"\(value.type.signature)\" where \"\(T.dbusType.signature)\" is declared")
+        }
+        self.value = value
+    }
+
+    public static var dbusType: DBusType { T.dbusType }
+    public var dbusValue: Value { value }
+
+    public init(dbusValue: Value) throws(DBusValueError) {
+        guard dbusValue.hasType(T.dbusType) else {
+            throw .typeMismatch(expected: T.dbusType, actual: dbusValue, at: .root)
+        }
+        value = dbusValue
+    }
+
+    public static func decode(from reader: inout MessageReader) throws(DBusError) -> ValueOf<T> {
+        let code = reader.typeCode
+        guard code == T.dbusType.leadingCode else { throw reader.mismatch(expected: T.dbusType, found: code) }
+        return try ValueOf(try reader.readValue())
+    }
+
+    public func encode(to writer: inout MessageWriter) throws(DBusError) {
+        guard value.hasType(T.dbusType) else {
+            throw DBusError.invalidArgs(
+                "cannot send a value of type \"\(value.type.signature)\" as \"\(T.dbusType.signature)\"")
+        }
+        try writer.appendValue(value)
+    }
+}

@@ -183,7 +183,7 @@ public final class Broker: Sendable {
             }
             watcher.withLock { $0 = made }
         } catch {
-            log(.warning, "cannot watch plugin directories (\(error)); use Reload() to pick up changes")
+            log(.warning, "cannot watch plugin directories (\(PlainErrorDescription.of(error))); use Reload() to pick up changes")
         }
     }
 
@@ -203,7 +203,7 @@ public final class Broker: Sendable {
             return Result { try quarantine.save(to: configuration.stateDirectory) }
         }
         if case .failure(let error) = saved {
-            log(.warning, "cannot save crash counts: \(error)")
+            log(.warning, "cannot save crash counts in \(configuration.stateDirectory.path): \(PlainErrorDescription.of(error))")
         }
     }
 
@@ -222,13 +222,13 @@ public final class Broker: Sendable {
                 log(.info, "removed stored items of \(id.rawValue): its bundle is gone")
             }
         } catch {
-            log(.warning, "cannot clean up \(store.directory.path): \(error)")
+            log(.warning, "cannot clean up \(store.directory.path): \(PlainErrorDescription.of(error))")
         }
     }
 
     func report(_ diagnostics: [Diagnostic]) {
         for diagnostic in diagnostics {
-            log(diagnostic.severity == .error ? .error : .warning, diagnostic.description)
+            log(diagnostic.severity == .error ? .error : .warning, diagnostic.message)
         }
     }
 }

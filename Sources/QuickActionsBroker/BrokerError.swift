@@ -10,10 +10,10 @@ extension ErrorName {
 
 extension DBusError {
     static func unknownApplication(_ id: String) -> DBusError {
-        DBusError(.unknownApplication, "no application with id \"\(id)\"")
+        DBusError(.unknownApplication, "no application with id \(id.quoted())")
     }
 
     static func unknownItem(_ type: String, app: String) -> DBusError {
-        DBusError(.unknownItem, "application \"\(app)\" has no current item of type \"\(type)\"")
+        DBusError(.unknownItem, "application \(app.quoted()) has no current item of type \(type.quoted())")
     }
 }

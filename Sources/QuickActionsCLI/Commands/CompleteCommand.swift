@@ -1,3 +1,4 @@
+import DBus
 /// `quickactions __complete apps` and `quickactions __complete types APP_ID`:
 /// hidden; what the completion scripts call. Prints one word per line and
 /// never writes to stderr (a failure just offers nothing).
@@ -22,7 +23,7 @@ struct CompleteCommand: CLICommand {
         case ("apps", nil): request = .applications
         case ("types", let app?): request = .types(app)
         case ("types", nil): throw UsageError("missing expected argument '<app-id>' for 'types'")
-        case (let what, _): throw UsageError("unknown completion '\(what)': use apps or 'types <app-id>'")
+        case (let what, _): throw UsageError("unknown completion \(what.quoted(mark: "'")): use apps or 'types <app-id>'")
         }
     }
 

@@ -15,6 +15,8 @@ import Testing
     static let properties: InterfaceName = "org.freedesktop.DBus.Properties"
     static let appPath: ObjectPath = "/org/quickactions/Broker1/apps/org_2eexample_2efast1"
     static let long = String(repeating: "n", count: 256)
+    /// How an error message names `long`: a bounded prefix and its length.
+    static let longQuoted = long.quoted()
 
     struct BadCall: Sendable, CustomStringConvertible {
         var path: ObjectPath = BrokerClient.root
@@ -101,29 +103,30 @@ import Testing
         BadCall(member: "GetItems", arguments: [.string(""), none], error: "org.quickactions.Error.UnknownApplication",
                 mentions: ["\"\""]),
         BadCall(member: "GetItems", arguments: [.string(long), none], error: "org.quickactions.Error.UnknownApplication",
-                mentions: [long]),
+                mentions: [longQuoted]),
         BadCall(member: "Perform", arguments: [.string(""), .string("fast"), none],
                 error: "org.quickactions.Error.UnknownApplication", mentions: ["\"\""]),
         BadCall(member: "Perform", arguments: [.string(long), .string("fast"), none],
-                error: "org.quickactions.Error.UnknownApplication", mentions: [long]),
+                error: "org.quickactions.Error.UnknownApplication", mentions: [longQuoted]),
         BadCall(member: "Perform", arguments: [.string("org.example.fast1"), .string(""), none],
                 error: "org.quickactions.Error.UnknownItem", mentions: ["\"\"", "org.example.fast1"]),
         BadCall(member: "Perform", arguments: [.string("org.example.fast1"), .string(long), none],
-                error: "org.quickactions.Error.UnknownItem", mentions: [long]),
+                error: "org.quickactions.Error.UnknownItem", mentions: [longQuoted]),
         BadCall(path: appPath, interface: appInterface, member: "Perform", arguments: [.string(""), none],
                 error: "org.quickactions.Error.UnknownItem", mentions: ["\"\""]),
         BadCall(path: appPath, interface: appInterface, member: "Perform", arguments: [.string(long), none],
-                error: "org.quickactions.Error.UnknownItem", mentions: [long]),
+                error: "org.quickactions.Error.UnknownItem", mentions: [longQuoted]),
         BadCall(path: try ObjectPath("/org/quickactions/Broker1/apps/\(long)"), interface: appInterface,
-                member: "Perform", arguments: [.string("fast"), none], error: .unknownObject, mentions: [long]),
+                member: "Perform", arguments: [.string("fast"), none], error: .unknownObject,
+                mentions: ["/org/quickactions/Broker1/apps/\(long)".quoted()]),
         BadCall(interface: properties, member: "Get", arguments: [.string("org.quickactions.Broker1"), .string("")],
                 error: .unknownProperty, mentions: ["\"\""]),
         BadCall(interface: properties, member: "Get", arguments: [.string("org.quickactions.Broker1"), .string(long)],
-                error: .unknownProperty, mentions: [long]),
+                error: .unknownProperty, mentions: [longQuoted]),
         BadCall(interface: properties, member: "Get", arguments: [.string(""), .string("Version")],
                 error: .unknownInterface, mentions: ["\"\""]),
         BadCall(interface: properties, member: "GetAll", arguments: [.string(long)], error: .unknownInterface,
-                mentions: [long]),
+                mentions: [longQuoted]),
         BadCall(interface: properties, member: "Set",
                 arguments: [.string("org.quickactions.Broker1"), .string("Version"), .variant(.string("9"))],
                 error: .propertyReadOnly, mentions: ["Version"]),

@@ -19,6 +19,11 @@ declare -A needs=(
   [/usr/share/icons/Adwaita/index.theme]=adwaita-icon-theme
   [zsh]=zsh
   [fish]=fish
+  # make install: points installed files at the Swift runtime beside them, and strips them;
+  # the install tests check the unit's Documentation=man: page with man.
+  [patchelf]=patchelf
+  [strip]=binutils
+  [man]=man-db
 )
 
 missing=()

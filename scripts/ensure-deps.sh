@@ -32,6 +32,11 @@ declare -A needs=(
   [fish]=fish
   [prlimit]=util-linux
   [mount]=mount
+  # make install: points installed files at the Swift runtime beside them, and strips them;
+  # the install tests check the unit's Documentation=man: page with man.
+  [patchelf]=patchelf
+  [strip]=binutils
+  [man]=man-db
 )
 
 missing=()

@@ -126,7 +126,7 @@ extension Broker {
                 case .warning: .warning
                 case .error: .error
                 }
-                self?.log(level, record.description)
+                self?.log(level, record.text)
             },
             runningPluginCode: { [flag = journal.flag(for: appID)] running in
                 flag?.set(running)

@@ -230,7 +230,7 @@ public final class Broker: Sendable {
             }
             watcher.withLock { $0 = made }
         } catch {
-            log(.warning, "cannot watch plugin directories (\(error)); use Reload() to pick up changes")
+            log(.warning, "cannot watch plugin directories (\(PlainErrorDescription.of(error))); use Reload() to pick up changes")
         }
     }
 
@@ -250,7 +250,7 @@ public final class Broker: Sendable {
             return Result { try quarantine.save(to: configuration.stateDirectory) }
         }
         if case .failure(let error) = saved {
-            log(.warning, "cannot save crash counts: \(error)")
+            log(.warning, "cannot save crash counts in \(configuration.stateDirectory.path): \(PlainErrorDescription.of(error))")
         }
     }
 
@@ -275,7 +275,7 @@ public final class Broker: Sendable {
 
     func report(_ diagnostics: [Diagnostic]) {
         for diagnostic in diagnostics {
-            log(diagnostic.severity == .error ? .error : .warning, diagnostic.description)
+            log(diagnostic.severity == .error ? .error : .warning, diagnostic.message)
         }
     }
 }

@@ -65,6 +65,6 @@ struct CallOptions: Sendable {
     }
 
     private static func wrongType(_ key: String, _ expected: String, _ got: Value) -> DBusError {
-        DBusError.invalidArgs("option \"\(key)\" must have type \"\(expected)\", got \"\(got.type.signature)\"")
+        DBusError.invalidArgs("option \(key.quoted()) must have type \"\(expected)\", got \"\(got.type.signature)\"")
     }
 }

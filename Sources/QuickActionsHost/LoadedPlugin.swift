@@ -97,7 +97,11 @@ public final class LoadedPlugin: Sendable {
         } catch {
             context.retire(because: "the plugin failed to load: \(error.reason)")
             let closed = dynamicLibrary.unloadAfterFailure()
-            context.log(.error, "\(error)\(closed ? "" : " (kept mapped: it registered with the Swift runtime)")")
+            // The caller reports the failure (one line per load failure); only
+            // that the library stays mapped is the loader's own to say.
+            if !closed {
+                context.log(.debug, "\(path) is kept mapped after its failed load: it registered with the Swift runtime")
+            }
             throw error
         }
     }

@@ -72,6 +72,12 @@ public struct PluginLogRecord: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         "\(appID)\(origin == .loader ? " (loader)" : ""): \(level): \(message)"
     }
+
+    /// The record without its level, for a log that prints its own:
+    /// `<app id>: <message>`, or `<app id> (loader): <message>`.
+    public var text: String {
+        "\(appID)\(origin == .loader ? " (loader)" : ""): \(message)"
+    }
 }
 
 /// The header's `QA_LOG_*` levels.

@@ -148,7 +148,7 @@ final class PluginHostContext: @unchecked Sendable {
         case .success(let path):
             return path
         case .failure(let error):
-            log(.error, "cannot create data directory \(dataDirectory.path): \(error)")
+            log(.error, "cannot create data directory \(dataDirectory.path): \(PlainErrorDescription.of(error, path: dataDirectory.path))")
             return nil
         }
     }

@@ -1,3 +1,4 @@
+import DBus
 /// What the command line asks for, once parsed.
 public enum Invocation: Sendable, Equatable {
     /// Show the help of a command, or of the tool when nil.
@@ -65,7 +66,7 @@ public struct ArgumentParser: Sendable {
             return try parseHelp(Array(arguments[(index + 1)...]))
         }
         guard let spec = command(named: name) else {
-            throw UsageError("unknown command '\(name)'; see '\(toolName) --help' for the commands")
+            throw UsageError("unknown command \(name.quoted(mark: "'")); see '\(toolName) --help' for the commands")
         }
         let rest = commandOptionsBefore + Array(arguments[(index + 1)...])
         if rest.prefix(while: { $0 != "--" }).contains(where: { $0 == "--help" || $0 == "-h" }) {
@@ -100,10 +101,10 @@ public struct ArgumentParser: Sendable {
         guard let name = rest.first, name != "--help", name != "-h" else { return .help(command: nil) }
         guard rest.count == 1 else {
             throw UsageError(
-                "unexpected argument '\(rest[1])'; 'help' takes one command name; see '\(toolName) --help'")
+                "unexpected argument \(rest[1].quoted(mark: "'")); 'help' takes one command name; see '\(toolName) --help'")
         }
         guard let spec = command(named: name) else {
-            throw UsageError("unknown command '\(name)'; see '\(toolName) --help' for the commands")
+            throw UsageError("unknown command \(name.quoted(mark: "'")); see '\(toolName) --help' for the commands")
         }
         return .help(command: spec.name)
     }
@@ -132,7 +133,7 @@ public struct ArgumentParser: Sendable {
             throw UsageError("missing expected argument '<\(missing.name)>'")
         }
         if parsed.positionals.count > spec.arguments.count {
-            throw UsageError("unexpected argument '\(parsed.positionals[spec.arguments.count])'")
+            throw UsageError("unexpected argument \(parsed.positionals[spec.arguments.count].quoted(mark: "'"))")
         }
         return parsed
     }
@@ -159,12 +160,12 @@ public struct ArgumentParser: Sendable {
             spec = name.count == 1 ? options.first { $0.short.map(String.init) == name } : nil
         }
         guard let spec else {
-            throw UsageError("unknown option '\(token)'")
+            throw UsageError("unknown option \(token.quoted(mark: "'"))")
         }
         switch spec.kind {
         case .flag:
             if let inlineValue {
-                throw UsageError("option '--\(spec.long)' takes no value, got '\(inlineValue)'")
+                throw UsageError("option '--\(spec.long)' takes no value, got \(inlineValue.quoted(mark: "'"))")
             }
             parsed.flags.insert(spec.long)
             return index + 1

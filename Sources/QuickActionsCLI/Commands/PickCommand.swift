@@ -6,7 +6,7 @@ struct PickCommand: CLICommand {
     static let spec = CommandSpec(
         name: "pick", abstract: "Choose a quick action with a picker and perform it.",
         discussion: """
-            Offers every item of every app, one line each ("App: Title — Subtitle"), to a picker
+            Offers every item of every app (or of APP_ID alone), one line each ("App: Title — Subtitle"), to a picker
             and performs exactly the chosen one, by its id, as invoke --id does. The picker is the --picker command (run by
             /bin/sh -c: it reads the lines on stdin and prints the chosen one); else fzf when
             on a terminal, rofi -dmenu, fuzzel --dmenu or dmenu when installed and a display
@@ -23,6 +23,10 @@ struct PickCommand: CLICommand {
             a desktop notification: the plugin's message, or the error. --notify asks for one
             on a terminal too. A cancelled pick shows none.
             """,
+        arguments: [
+            ArgumentSpec("app-id", help: "Offer only this app's items (its desktop entry does so).", isOptional: true,
+                         completion: .applications),
+        ],
         options: [
             OptionSpec(
                 "picker", kind: .value(name: "command"),
@@ -38,9 +42,12 @@ struct PickCommand: CLICommand {
             Example("quickactions pick --picker 'fuzzel --dmenu'",
                     "Bind this to a key in your compositor: the result shows as a notification."),
             Example("echo 2 | quickactions pick", "Perform the second item, without a picker."),
+            Example("quickactions pick com.example.contacts", "Pick one of the contacts app's items."),
         ])
 
     let pickerCommand: String?
+    /// Only this app's items, when given.
+    let app: String?
     let locale: String?
     let options: RequestOptions
     let json: Bool
@@ -49,6 +56,8 @@ struct PickCommand: CLICommand {
 
     init(parsing arguments: ParsedArguments, environment: [String: String]) throws(UsageError) {
         pickerCommand = arguments.value("picker")
+        app = arguments.positional(0)
+        if app?.isEmpty == true { throw UsageError("<app-id> is empty") }
         if let pickerCommand, pickerCommand.allSatisfy(\.isWhitespace) {
             throw UsageError("--picker '\(pickerCommand)' is empty: name a command such as 'rofi -dmenu'")
         }
@@ -106,12 +115,19 @@ struct PickCommand: CLICommand {
         _ broker: BrokerClient, _ context: CommandContext
     ) async throws(CLIError) -> (ExitCode, String, PerformResult, String) {
         // Most used first: what the user picks most is nearest the top.
-        let groups = try await broker.allItems(options: RequestOptions(locale: locale, order: BrokerAPI.Order.frecency.rawValue))
+        let order = RequestOptions(locale: locale, order: BrokerAPI.Order.frecency.rawValue)
+        let groups: [AppItems]
+        if let app {
+            groups = [AppItems(appID: app, items: try await broker.items(of: app, options: order))]
+        } else {
+            groups = try await broker.allItems(options: order)
+        }
         let names = Dictionary(
             (try await broker.listApplications()).map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         let menu = PickMenu(groups: groups, names: names)
         guard !menu.entries.isEmpty else {
-            throw .failed("there is nothing to pick: no app offers a quick action")
+            throw .failed(app.map { "there is nothing to pick: app '\($0)' offers no quick action" }
+                ?? "there is nothing to pick: no app offers a quick action")
         }
         let picker = Picker.detect(
             requested: pickerCommand, environment: environment, terminal: context.console.terminal)

@@ -146,3 +146,53 @@ struct FixedDesktopEntries: DesktopEntryLookup {
         #expect(DbusMenu.label("Save_as _Draft") == "Save__as __Draft")
     }
 }
+
+/// Both bridges in the real quickactionsd: a dock quicklist carries an app's items only where
+/// its desktop entry does not, so no item shows twice in a dock that shows both.
+@Suite struct DockWithDesktopEntriesTests {
+    /// Original desktop entries in a system data folder: contacts' is DBusActivatable (its
+    /// actions would go to the app, so the desktop bridge skips it), music's a plain one.
+    static func dataFolder() throws -> URL {
+        let folder = try TemporaryDirectory.make(prefix: "qa-dock-data")
+        let applications = folder.appendingPathComponent("applications")
+        try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
+        for (app, extra) in [("com.example.contacts", "DBusActivatable=true\n"), ("com.example.music", "")] {
+            let text = "[Desktop Entry]\nType=Application\nName=\(app)\nExec=/bin/true\n\(extra)"
+            try text.write(to: applications.appendingPathComponent("\(app).desktop"), atomically: true, encoding: .utf8)
+        }
+        return folder
+    }
+
+    /// The apps whose quicklist the dock bridge serves (its menu objects).
+    static func quicklists(_ broker: SearchBroker) async throws -> Set<String> {
+        let tree = try await broker.harness.busctl(["tree", "--list", "org.quickactions.Search1"])
+        return Set(tree.stdout.split(separator: "\n").compactMap { line in
+            line.hasPrefix("/org/quickactions/Search1/Dock/") ? String(line.dropFirst("/org/quickactions/Search1/Dock/".count)) : nil
+        })
+    }
+
+    @Test(arguments: [true, false])
+    func aQuicklistCarriesTheItemsOnlyWhereTheDesktopEntryDoesNot(desktopEntries: Bool) async throws {
+        let data = try Self.dataFolder()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let broker = try await SearchBroker(
+            examples: ["Contacts", "Music"], arguments: desktopEntries ? [] : ["--no-desktop-entries"],
+            environment: ["XDG_DATA_DIRS": data.path, "QUICKACTIONS_DESKTOP_ENTRIES": ""])
+        defer { broker.stop() }
+        try await broker.waitForSearch()
+        try await broker.loadContacts()
+        let expected: Set<String> = desktopEntries
+            // Music's copy carries its items as desktop actions; contacts' original is skipped.
+            ? ["com_2eexample_2econtacts"]
+            // Without the desktop bridge no entry carries them: both get quicklists.
+            : ["com_2eexample_2econtacts", "com_2eexample_2emusic"]
+        let deadline = ContinuousClock.now + .seconds(20)
+        var served: Set<String> = []
+        while ContinuousClock.now < deadline {
+            served = try await Self.quicklists(broker)
+            if served == expected { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(served == expected, "\(broker.harness.log)")
+    }
+}

@@ -47,7 +47,7 @@ public struct MessageWriter {
     /// `code` apart from NULs, which are refused here.
     mutating func appendString(_ text: String, _ code: Int32) throws(DBusError) {
         if text.containsNUL {
-            throw DBusError.invalidArgs("cannot send a string containing NUL: \"\(text.boundedPrefix)\"")
+            throw DBusError.invalidArgs("cannot send a string containing NUL: \(text.quoted())")
         }
         let ok = text.withCString { pointer in
             var borrowed: UnsafePointer<CChar>? = pointer
@@ -110,12 +110,5 @@ public struct MessageWriter {
         guard dbus_message_iter_close_container(&iter, &inner.iter) != 0 else {
             throw DBusError.noMemory("closing a container")
         }
-    }
-}
-
-extension String {
-    /// At most 64 characters of the string, for error messages about it.
-    var boundedPrefix: String {
-        count > 64 ? String(prefix(64)) + "…" : self
     }
 }

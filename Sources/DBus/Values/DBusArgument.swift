@@ -50,7 +50,7 @@ extension Signature: DBusBasicArgument {
         do {
             return try Signature(text)
         } catch {
-            throw DBusError.invalidArgs("received signature \"\(text.boundedPrefix)\" is invalid: \(error)")
+            throw DBusError.invalidArgs("received signature \(text.quoted()) is invalid: \(error)")
         }
     }
     public func encode(to writer: inout MessageWriter) throws(DBusError) {

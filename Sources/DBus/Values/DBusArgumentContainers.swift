@@ -79,7 +79,7 @@ extension Dictionary: DBusArgument where Key: DBusBasicArgument, Value: DBusArgu
                 guard result.updateValue(value, forKey: key) == nil else {
                     throw DBusError.invalidArgs(
                         "dictionary of type \"\(Self.dbusType.signature)\" has the key "
-                            + "\"\(String(describing: key).boundedPrefix)\" twice")
+                            + "\(String(describing: key).quoted()) twice")
                 }
             }
             return result

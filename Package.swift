@@ -95,7 +95,8 @@ var package = Package(
             swiftSettings: strict),
 
         // MARK: Test support and tests
-        .target(name: "QuickActionsTestSupport", swiftSettings: strict),
+        // Test buses, processes, bundles, and InterfaceProof (which needs DBus).
+        .target(name: "QuickActionsTestSupport", dependencies: ["DBus"], swiftSettings: strict),
         .testTarget(
             name: "DBusTests",
             dependencies: ["DBus", "QuickActionsTestSupport"],
@@ -161,6 +162,7 @@ let testPlugins: [(name: String, folder: String, language: String)] = [
     ("QATestChurn", "Churn", "swift"),
     ("QATestTitles", "Titles", "swift"),
     ("QABenchPlugin", "BenchPlugin", "c"),
+    ("QABenchSwiftPlugin", "BenchSwiftPlugin", "swift"),
 ]
 /// A plugin as a dynamic library product: Swift plugins on the SDK, C plugins on the header alone.
 @MainActor func addPlugin(name: String, path: String, language: String) {

@@ -5,61 +5,71 @@ import DBus
 /// checks that the broker's introspection matches them.
 extension Broker {
     static let itemType = DBusType.dictionary(key: .string, value: .variant)
-    static let optionsType = DBusType.dictionary(key: .string, value: .variant)
-    static let performOutputs = [Argument("success", .boolean), Argument("result", .dictionary(key: .string, value: .variant))]
 
+    /// An item as the contract sends it: a{sv}, kept encoded in the catalog.
+    typealias EncodedItem = ValueOf<[String: Value]>
+    typealias AppRow = DBusStruct<String, String, String>
+    typealias AppItems = DBusStruct<String, [EncodedItem]>
+
+    /// Every method is declared with Swift types: the declaration is the
+    /// signature, the introspection and the decoding (InterfaceProof checks it).
     func rootInterface() -> Interface {
         Interface(Self.interfaceName, methods: [
             Method("ListApplications",
-                   outputs: [Argument("applications", .array(.structure([.string, .string, .string])))],
+                   outputs: (TypedArgument("applications", [AppRow].self)),
                    annotations: [.documentation("(app id, display name, icon) of every app, sorted by app id.")]) { [weak self] _ in
-                [self?.listApplications() ?? .array(.structure([.string, .string, .string]), [])]
+                guard let self else { return [] }
+                return listApplicationRows()
             },
             Method("GetItems",
-                   inputs: [Argument("app_id", .string), Argument("options", Self.optionsType)],
-                   outputs: [Argument("items", .array(Self.itemType))],
-                   annotations: [.documentation("One app's items in display order: static items in manifest order, then dynamic items.")]) { [weak self] call in
-                guard let self, case .string(let id) = call.arguments[0] else { return [.array(Self.itemType, [])] }
-                return [try getItems(id, options: CallOptions(call.arguments[1]))]
+                   inputs: TypedArgument("app_id", String.self), TypedArgument("options", [String: Value].self),
+                   outputs: (TypedArgument("items", [EncodedItem].self)),
+                   annotations: [.documentation("One app's items in display order: static items in manifest order, then dynamic items.")]) { [weak self] _, id, options in
+                guard let self else { return [] }
+                return try Self.encodedItems(getItems(id, options: CallOptions(options)))
             },
             Method("GetAllItems",
-                   inputs: [Argument("options", Self.optionsType)],
-                   outputs: [Argument("items", .array(.structure([.string, .array(Self.itemType)])))],
+                   inputs: TypedArgument("options", [String: Value].self),
+                   outputs: (TypedArgument("items", [AppItems].self)),
                    annotations: [.documentation("(app id, items) for every app, sorted by app id.")],
-                   handler: .deferred { [weak self] call, reply in
+                   deferred: { [weak self] _, reply, options in
                 guard let self else { return }
-                reply.send(try allItemsReply(options: try CallOptions(call.arguments[0])))
+                // Encoded once per catalog state: the prepared body has exactly the declared type.
+                reply.reply.send(try allItemsReply(options: try CallOptions(options)))
             }),
             Method("Perform",
-                   inputs: [Argument("app_id", .string), Argument("type", .string), Argument("options", Self.optionsType)],
-                   outputs: Self.performOutputs,
+                   inputs: TypedArgument("app_id", String.self), TypedArgument("type", String.self),
+                   TypedArgument("options", [String: Value].self),
+                   outputs: (TypedArgument("success", Bool.self), TypedArgument("result", [String: Value].self)),
                    annotations: [.documentation("Performs one current item; answers when the plugin completes.")],
-                   handler: .deferred { [weak self] call, reply in
-                guard let self, case .string(let id) = call.arguments[0], case .string(let type) = call.arguments[1] else { return }
-                try perform(appID: id, type: type, options: call.arguments[2], call: call, reply: reply)
+                   deferred: { [weak self] call, reply, id, type, options in
+                guard let self else { return }
+                let raw = options.dbusValue
+                try perform(appID: id, type: type, options: raw,
+                            call: MethodCall(call, arguments: [.string(id), .string(type), raw]), reply: reply.reply)
             }),
             Method("ForgetApplication",
-                   inputs: [Argument("app_id", .string)],
-                   outputs: [Argument("removed_items", .uint32)],
+                   inputs: TypedArgument("app_id", String.self),
+                   outputs: (TypedArgument("removed_items", UInt32.self)),
                    annotations: [.documentation(Self.forgetDocumentation)],
-                   handler: .deferred { [weak self] call, reply in
-                guard let self, case .string(let id) = call.arguments[0] else { return }
+                   deferred: { [weak self] call, reply, id in
+                guard let self else { return }
                 let caller = call.sender
                 scanQueue.async {
                     do throws(DBusError) {
                         let removed = try self.forgetApplication(id, caller: caller)
-                        _ = reply.send([.uint32(removed)])
+                        _ = reply.send(removed)
                     } catch {
                         _ = reply.fail(error)
                     }
                 }
             }),
-            Method("Reload", annotations: [.documentation("Re-reads the plugin directories now.")],
-                   handler: .deferred { [weak self] _, reply in
+            Method("Reload", outputs: (), annotations: [.documentation("Re-reads the plugin directories now.")],
+                   deferred: { [weak self] _, reply in
                 guard let self else { return }
                 scanQueue.async {
                     self.rescanNow(reason: "Reload() was called")
-                    reply.send([])
+                    reply.send()
                 }
             }),
         ] + usageMethods(), signals: [
@@ -86,12 +96,14 @@ extension Broker {
         }
         return Interface(Self.applicationInterfaceName, methods: [
             Method("Perform",
-                   inputs: [Argument("type", .string), Argument("options", Self.optionsType)],
-                   outputs: Self.performOutputs,
+                   inputs: TypedArgument("type", String.self), TypedArgument("options", [String: Value].self),
+                   outputs: (TypedArgument("success", Bool.self), TypedArgument("result", [String: Value].self)),
                    annotations: [.documentation("The same as the root's Perform, for this app.")],
-                   handler: .deferred { [weak self] call, reply in
-                guard let self, case .string(let type) = call.arguments[0] else { return }
-                try perform(appID: id, type: type, options: call.arguments[1], call: call, reply: reply)
+                   deferred: { [weak self] call, reply, type, options in
+                guard let self else { return }
+                let raw = options.dbusValue
+                try perform(appID: id, type: type, options: raw,
+                            call: MethodCall(call, arguments: [.string(type), raw]), reply: reply.reply)
             }),
         ], properties: [
             Property("Id", type: .string, changeSignal: .constant, get: { .string(id) }),
@@ -134,12 +146,21 @@ extension Broker {
 
     // MARK: Listing
 
-    func listApplications() -> Value {
+    /// (app id, display name, icon) of every app, sorted by app id.
+    func listApplicationRows() -> [AppRow] {
         let locale = configuration.locale
-        let apps = catalog.withLock { $0.sorted }
-        return .array(.structure([.string, .string, .string]), apps.map { app in
-            .structure([.string(app.id), .string(app.name(locale: locale)), .string(app.icon)])
-        })
+        return catalog.withLock { $0.sorted }.map { AppRow($0.id, $0.name(locale: locale), $0.icon) }
+    }
+
+    /// A listing's items, each already an a{sv} value.
+    static func encodedItems(_ listing: Value) throws(DBusError) -> [EncodedItem] {
+        guard case .array(_, let items) = listing else { return [] }
+        var result: [EncodedItem] = []
+        result.reserveCapacity(items.count)
+        for item in items {
+            result.append(try EncodedItem(item))
+        }
+        return result
     }
 
     func getItems(_ id: String, options: CallOptions) throws(DBusError) -> Value {

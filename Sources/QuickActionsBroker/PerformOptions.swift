@@ -14,6 +14,14 @@ struct CallOptions: Sendable {
     var itemID: String?
     var order: ListingOrder = .display
 
+    /// Options decoded by a typed method: the same rules, keys in sorted
+    /// order so that of two bad options the same one is always named.
+    init(_ options: [String: Value]) throws(DBusError) {
+        try self.init(.dictionary(key: .string, value: .variant, options.sorted { $0.key < $1.key }.map {
+            DictionaryEntry(.string($0.key), .variant($0.value))
+        }))
+    }
+
     init(_ value: Value) throws(DBusError) {
         guard case .dictionary(.string, .variant, let entries) = value else {
             throw DBusError.invalidArgs("options must be a{sv}, got \"\(value.type.signature)\"")

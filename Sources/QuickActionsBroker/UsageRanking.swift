@@ -156,12 +156,12 @@ extension Broker {
     func usageMethods() -> [Method] {
         [
             Method(BrokerAPI.Member.forgetUsage,
-                   inputs: [Argument("app_id", .string)],
-                   outputs: [Argument("forgotten", .uint32)],
+                   inputs: TypedArgument("app_id", String.self),
+                   outputs: (TypedArgument("forgotten", UInt32.self)),
                    annotations: [.documentation(
                     "Clears the usage history (frecency) of one app, or of every app for \"\"; answers the number of items whose history was cleared, once that is on disk.")],
-                   handler: .deferred { [weak self] call, reply in
-                guard let self, case .string(let id) = call.arguments[0] else { return }
+                   deferred: { [weak self] _, reply, id in
+                guard let self else { return }
                 if !id.isEmpty {
                     do {
                         _ = try AppID(id)
@@ -176,7 +176,7 @@ extension Broker {
                     switch result {
                     case .success(let count):
                         log(.info, "forgot the usage of \(count) item(s) of \(id.isEmpty ? "every app" : id)")
-                        _ = reply.send([.uint32(UInt32(clamping: count))])
+                        _ = reply.send(UInt32(clamping: count))
                     case .failure(let error):
                         _ = reply.fail(.failed("the usage history was cleared but could not be saved: \(error)"))
                     }

@@ -14,6 +14,8 @@ struct BenchOptions {
     var launchApps = 10
     var performsForMemory = 100_000
     var includeBroker = true
+    /// The GDBus and dbus-python responders (python3 with gi and dbus).
+    var includePython = true
     var json = false
     var writePath: String?
 
@@ -21,14 +23,16 @@ struct BenchOptions {
         quickactions-bench: the broker next to a plain libdbus floor, on a private bus, in one run.
 
         USAGE: quickactions-bench [run] [options]
-               quickactions-bench echo-responder ADDRESS NAME
-               quickactions-bench drive ADDRESS NAME CALLS DEPTH [Perform|GetItems|GetAllItems]
+               quickactions-bench echo-responder ADDRESS NAME [--typed]
+               quickactions-bench drive ADDRESS NAME CALLS DEPTH [METHOD]
                quickactions-bench make-bundles DIR COUNT
                quickactions-bench host-broker ADDRESS STATE_DIR PLUGIN_DIR...
 
         Starts a private dbus-daemon (dbus/test-bus.conf), the C floor responder
-        (qa-bench-floor), the Swift binding's echo responder and the broker
-        (quickactionsd with the benchmark plugin), all found beside this executable.
+        (qa-bench-floor), the Swift binding's echo responder ([Value] and typed),
+        a GDBus and a dbus-python responder (python3 with gi and dbus), and the
+        broker (quickactionsd with the benchmark plugins: C without a message,
+        C and Swift SDK with one), found beside this executable.
         Drives each with the same load generator: sequential calls and pipelined
         calls, in alternating rounds; then measures the broker's listing, start-up,
         launch and memory. Prints a report (or JSON) on stdout, progress on stderr.
@@ -41,15 +45,18 @@ struct BenchOptions {
           --startup-bundles L   comma-separated bundle counts for start-up (default 0,100,1000)
           --memory-performs N   Performs before the second memory reading (default 100000)
           --quick               a smoke run: a few hundred calls, small bundle sets
-          --no-broker           measure the floor and the Swift echo responder only
+          --no-broker           measure the floor and the other responders only, no broker
+          --no-python           leave out the GDBus and dbus-python responders
           --write FILE          add the results to FILE (BENCHMARKS.md), keeping earlier runs
           --json                print the results as JSON instead of the report
           -h, --help            show this help
 
         For profiling a responder started by hand (e.g. under valgrind
-        --tool=callgrind): echo-responder runs the Swift echo responder; drive
-        sends CALLS calls (DEPTH in flight) and prints one line of results;
-        make-bundles writes COUNT listing bundles and the Perform bundle into DIR;
+        --tool=callgrind): echo-responder runs the Swift echo responder (--typed:
+        its Perform declared with Swift types); drive
+        sends CALLS calls (DEPTH in flight) and prints one line of results
+        (METHOD: Perform, PerformCMessage, PerformSwiftMessage, GetItems, GetAllItems);
+        make-bundles writes COUNT listing bundles and the Perform bundles into DIR;
         host-broker runs the broker in this process (quickactionsd's async main
         cannot run under valgrind 3.19).
 
@@ -108,6 +115,7 @@ struct BenchOptions {
                 options.startupBundles = counts.compactMap { $0 }.sorted()
             case "--quick": continue
             case "--no-broker": options.includeBroker = false
+            case "--no-python": options.includePython = false
             case "--json": options.json = true
             case "--write": options.writePath = try value(argument)
             default: throw .usage("unknown argument \"\(argument)\" (see --help)")

@@ -27,12 +27,19 @@ struct BrokerBenchmark {
         return folder
     }
 
-    /// The folder with the Perform bundle.
+    /// The folder with the Perform bundles: the C plugin without a message,
+    /// the C plugin with one, and the Swift SDK plugin with one.
     func performFolder() throws(BenchError) -> URL {
         let folder = work.appendingPathComponent("perform", isDirectory: true)
         if !FileManager.default.fileExists(atPath: folder.path) {
             try makeFolder(folder)
             try BundleGenerator.writePerformBundle(plugin: Products.plugin, into: folder)
+            try BundleGenerator.writePerformBundle(
+                appID: BundleGenerator.cMessageAppID, type: BundleGenerator.messageType, plugin: Products.plugin,
+                into: folder)
+            try BundleGenerator.writePerformBundle(
+                appID: BundleGenerator.swiftMessageAppID, type: BundleGenerator.messageType,
+                plugin: Products.swiftPlugin, into: folder)
         }
         return folder
     }

@@ -8,9 +8,15 @@ import Foundation
 /// get their own copy of the benchmark plugin, so each first Perform really
 /// maps a new library.
 enum BundleGenerator {
-    /// The app the Perform comparison calls, and its one item.
+    /// The app the Perform comparison calls, and its one item: the C plugin
+    /// completing without a message.
     static let performAppID = "org.quickactions.bench.app"
     static let performType = "bench.perform"
+    /// The C plugin again, completing with a message (item type "bench.message").
+    static let cMessageAppID = "org.quickactions.bench.cmessage"
+    /// The Swift SDK plugin, completing with a message.
+    static let swiftMessageAppID = "org.quickactions.bench.swift"
+    static let messageType = "bench.message"
     static let itemsPerApp = 8
 
     /// The app id of listing bundle `index`.
@@ -33,10 +39,12 @@ enum BundleGenerator {
         }
     }
 
-    /// Writes the Perform bundle (one item, `performType`) with a copy of `plugin`.
-    static func writePerformBundle(appID: String = performAppID, plugin: URL, into directory: URL) throws(BenchError) {
+    /// Writes a Perform bundle (one item, `type`) with a copy of `plugin`.
+    static func writePerformBundle(
+        appID: String = performAppID, type: String = performType, plugin: URL, into directory: URL
+    ) throws(BenchError) {
         let item: [String: Any] = [
-            "UIApplicationShortcutItemType": performType,
+            "UIApplicationShortcutItemType": type,
             "UIApplicationShortcutItemTitle": "Perform at once",
         ]
         try writeBundle(appID: appID, displayName: "Bench", items: [item], library: plugin, into: directory)

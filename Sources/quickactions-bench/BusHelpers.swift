@@ -71,6 +71,8 @@ enum Products {
     static var floor: URL { directory.appendingPathComponent("qa-bench-floor") }
     static var broker: URL { directory.appendingPathComponent("quickactionsd") }
     static var plugin: URL { directory.appendingPathComponent("libQABenchPlugin.so") }
+    static var swiftPlugin: URL { directory.appendingPathComponent("libQABenchSwiftPlugin.so") }
+    static let python = URL(fileURLWithPath: "/usr/bin/python3")
 
     /// Fails with a message naming the missing file and how to build it.
     static func require(_ url: URL) throws(BenchError) {

@@ -6,8 +6,12 @@ import Glibc
 /// once, so a gap to the C floor is the binding's own cost (issue 2's bar:
 /// at least 90% of the floor's calls per second).
 ///
-/// `quickactions-bench echo-responder ADDRESS NAME` runs it until a signal ends it.
+/// `quickactions-bench echo-responder ADDRESS NAME [--typed]` runs it until a
+/// signal ends it; `--typed` declares Perform with Swift types (decoded
+/// straight from the message, the reply written straight into it) instead
+/// of the `[Value]` handler.
 enum EchoResponder {
+    /// Perform with a `[Value]` handler.
     static let interface = Interface(
         "org.quickactions.Broker1",
         methods: [
@@ -23,7 +27,21 @@ enum EchoResponder {
             },
         ])
 
-    static func run(address: String, name: String) throws(BenchError) -> Never {
+    /// The same Perform declared with Swift types.
+    static let typedInterface = Interface(
+        "org.quickactions.Broker1",
+        methods: [
+            Method(
+                "Perform",
+                inputs: TypedArgument("app_id", String.self), TypedArgument("type", String.self),
+                TypedArgument("options", [String: Value].self),
+                outputs: (TypedArgument("success", Bool.self), TypedArgument("result", [String: Value].self))
+            ) { _, _, _, _ in
+                (true, ["activation": .string("resume")])
+            },
+        ])
+
+    static func run(address: String, name: String, typed: Bool = false) throws(BenchError) -> Never {
         let busName: BusName
         do {
             busName = try BusName(name)
@@ -32,7 +50,7 @@ enum EchoResponder {
         }
         do {
             let connection = try Connection(.address(address))
-            try connection.export([interface], at: "/org/quickactions/Broker1")
+            try connection.export([typed ? typedInterface : interface], at: "/org/quickactions/Broker1")
             let reply = try connection.callBlocking(
                 destination: .bus, path: .bus, interface: .bus, member: "RequestName",
                 [.string(busName.rawValue), .uint32(Connection.NameFlags.doNotQueue.rawValue)])

@@ -24,12 +24,18 @@ enum ProfilingCommands {
         switch arguments.count == 5 ? arguments[4] : "Perform" {
         case "Perform":
             template = .perform(destination: name, appID: BundleGenerator.performAppID, type: BundleGenerator.performType)
+        case "PerformCMessage":
+            template = .perform(destination: name, appID: BundleGenerator.cMessageAppID, type: BundleGenerator.messageType)
+        case "PerformSwiftMessage":
+            template = .perform(
+                destination: name, appID: BundleGenerator.swiftMessageAppID, type: BundleGenerator.messageType)
         case "GetItems":
             template = .getItems(destination: name, appID: BundleGenerator.listingAppID(0))
         case "GetAllItems":
             template = .getAllItems(destination: name)
         case let other:
-            throw .usage("drive: unknown method \"\(other)\" (Perform, GetItems or GetAllItems)")
+            throw .usage("drive: unknown method \"\(other)\" "
+                + "(Perform, PerformCMessage, PerformSwiftMessage, GetItems or GetAllItems)")
         }
         let connection: Connection
         do {
@@ -53,8 +59,15 @@ enum ProfilingCommands {
         }
         let folder = URL(fileURLWithPath: arguments[0], isDirectory: true)
         try Products.require(Products.plugin)
+        try Products.require(Products.swiftPlugin)
         try BundleGenerator.writeListingBundles(count: count, into: folder)
         try BundleGenerator.writePerformBundle(plugin: Products.plugin, into: folder)
+        try BundleGenerator.writePerformBundle(
+            appID: BundleGenerator.cMessageAppID, type: BundleGenerator.messageType, plugin: Products.plugin,
+            into: folder)
+        try BundleGenerator.writePerformBundle(
+            appID: BundleGenerator.swiftMessageAppID, type: BundleGenerator.messageType,
+            plugin: Products.swiftPlugin, into: folder)
     }
 
     /// `host-broker ADDRESS STATE_DIR PLUGIN_DIR...`: the real broker

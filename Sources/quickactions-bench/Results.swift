@@ -71,6 +71,17 @@ struct PerformResults: Codable, Sendable {
     var pipelinedCalls: Int
     var subjects: [SubjectSummary]
     var ratios: [Ratio]
+
+    /// The median over rounds of `subject`'s calls/s against `other`'s in the
+    /// same round; nil when either was not measured.
+    func roundRatio(_ subject: String, _ other: String, mode: String) -> Double? {
+        guard let mine = subjects.first(where: { $0.name == subject }),
+              let theirs = subjects.first(where: { $0.name == other }) else { return nil }
+        let pairs = mode == "sequential"
+            ? zip(mine.sequential.runs, theirs.sequential.runs) : zip(mine.pipelined.runs, theirs.pipelined.runs)
+        let ratios = pairs.map { $0.callsPerSecond / max($1.callsPerSecond, 1e-9) }
+        return ratios.isEmpty ? nil : median(ratios)
+    }
 }
 
 /// Latency percentiles of repeated calls.

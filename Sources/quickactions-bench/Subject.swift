@@ -35,6 +35,16 @@ final class Subject {
         try Self.waitForName(busName, of: process, pid: pid, label: name, connection: connection, timeout: timeout)
     }
 
+    /// Another name for the same process, for a second kind of call to it
+    /// (the broker performing with another plugin).
+    init(alias name: String, of subject: Subject) {
+        self.name = name
+        busName = subject.busName
+        process = subject.process
+        pid = subject.pid
+        connection = subject.connection
+    }
+
     /// Polls the bus until process `pid` owns `busName`; fails when the process ends first.
     static func waitForName(
         _ busName: BusName, of process: ManagedProcess, pid: pid_t, label: String, connection: Connection,

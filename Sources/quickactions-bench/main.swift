@@ -14,6 +14,7 @@ func runBenchmark(_ options: BenchOptions) throws(BenchError) -> BenchResults {
     if options.includeBroker {
         try Products.require(Products.broker)
         try Products.require(Products.plugin)
+        try Products.require(Products.swiftPlugin)
     }
     let machine = Machine.current()
     let work: URL
@@ -39,34 +40,49 @@ func runBenchmark(_ options: BenchOptions) throws(BenchError) -> BenchResults {
     }
     let busPID = connection.processID(of: "org.freedesktop.DBus")
 
-    let floorName: BusName = "org.quickactions.Bench.Floor"
-    let echoName: BusName = "org.quickactions.Bench.Echo"
     var subjects: [(subject: Subject, template: CallTemplate)] = []
     defer { subjects.forEach { $0.subject.stop() } }
-    let floor = try Subject(name: "floor", busName: floorName,
-                            command: [Products.floor.path, bus.address, floorName.rawValue],
-                            directory: work, connection: connection)
-    subjects.append((floor, .perform(destination: floorName, appID: BundleGenerator.performAppID,
-                                     type: BundleGenerator.performType)))
+    /// Starts a responder that owns `busName` and answers Perform like the broker.
+    func responder(_ label: String, _ busName: BusName, _ command: [String]) throws(BenchError) {
+        let subject = try Subject(name: label, busName: busName, command: command, directory: work,
+                                  connection: connection)
+        subjects.append((subject, .perform(destination: busName, appID: BundleGenerator.performAppID,
+                                           type: BundleGenerator.performType)))
+    }
+    let floorName: BusName = "org.quickactions.Bench.Floor"
+    try responder("floor", floorName, [Products.floor.path, bus.address, floorName.rawValue])
     // The floor again, as a subject of its own: its ratio against the floor is
     // what noise alone does to a ratio in this run.
     let againName: BusName = "org.quickactions.Bench.Floor2"
-    let again = try Subject(name: "floor-again", busName: againName,
-                            command: [Products.floor.path, bus.address, againName.rawValue],
-                            directory: work, connection: connection)
-    subjects.append((again, .perform(destination: againName, appID: BundleGenerator.performAppID,
-                                     type: BundleGenerator.performType)))
-    let echo = try Subject(name: "swift-echo", busName: echoName,
-                           command: [Products.selfExecutable.path, "echo-responder", bus.address, echoName.rawValue],
-                           directory: work, connection: connection)
-    subjects.append((echo, .perform(destination: echoName, appID: BundleGenerator.performAppID,
-                                    type: BundleGenerator.performType)))
+    try responder(Report.noiseSubject, againName, [Products.floor.path, bus.address, againName.rawValue])
+    let echoName: BusName = "org.quickactions.Bench.Echo"
+    try responder("swift-echo", echoName,
+                  [Products.selfExecutable.path, "echo-responder", bus.address, echoName.rawValue])
+    let typedName: BusName = "org.quickactions.Bench.TypedEcho"
+    try responder("swift-echo-typed", typedName,
+                  [Products.selfExecutable.path, "echo-responder", bus.address, typedName.rawValue, "--typed"])
+    if options.includePython {
+        let gdbusName: BusName = "org.quickactions.Bench.GDBus"
+        try responder("gdbus", gdbusName,
+                      [Products.python.path, "-c", PythonResponders.gdbus, bus.address, gdbusName.rawValue])
+        let pythonName: BusName = "org.quickactions.Bench.DBusPython"
+        try responder("dbus-python", pythonName,
+                      [Products.python.path, "-c", PythonResponders.dbusPython, bus.address, pythonName.rawValue])
+    }
     let brokerBenchmark = BrokerBenchmark(options: options, bus: bus, connection: connection, work: work,
                                           busPID: busPID, progress: progress)
     if options.includeBroker {
+        // One broker, three apps: the C plugin without a message (a reply
+        // encoded beforehand), the C plugin with one, the Swift SDK plugin with one.
         let broker = try brokerBenchmark.startBroker(plugins: [brokerBenchmark.performFolder()], label: "broker")
-        subjects.append((broker, .perform(destination: BrokerBenchmark.busName, appID: BundleGenerator.performAppID,
-                                          type: BundleGenerator.performType)))
+        for (label, appID, type) in [
+            ("broker", BundleGenerator.performAppID, BundleGenerator.performType),
+            ("broker-c-message", BundleGenerator.cMessageAppID, BundleGenerator.messageType),
+            ("broker-swift-message", BundleGenerator.swiftMessageAppID, BundleGenerator.messageType),
+        ] {
+            let subject = label == "broker" ? broker : Subject(alias: label, of: broker)
+            subjects.append((subject, .perform(destination: BrokerBenchmark.busName, appID: appID, type: type)))
+        }
     }
 
     let perform = try PerformBenchmark(
@@ -89,8 +105,10 @@ func main() -> Int32 {
             return 0
         }
         if arguments.first == "echo-responder" {
-            guard arguments.count == 3 else { throw .usage("echo-responder needs ADDRESS and NAME") }
-            try EchoResponder.run(address: arguments[1], name: arguments[2])
+            guard arguments.count == 3 || (arguments.count == 4 && arguments[3] == "--typed") else {
+                throw .usage("echo-responder needs ADDRESS and NAME, then --typed or nothing")
+            }
+            try EchoResponder.run(address: arguments[1], name: arguments[2], typed: arguments.count == 4)
         }
         if arguments.first == "drive" {
             try ProfilingCommands.drive(Array(arguments.dropFirst()))

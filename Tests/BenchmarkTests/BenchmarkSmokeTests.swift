@@ -43,6 +43,13 @@ struct BenchmarkSmokeTests {
         An earlier run that must be kept.
         """
 
+    /// Every subject of a run, the floor first: the C floor twice, the Swift
+    /// echo responder ([Value] and typed), GDBus and dbus-python responders,
+    /// and the broker with the C plugin without a message, the C plugin with
+    /// one and the Swift SDK plugin with one.
+    static let subjects = ["floor", "floor-again", "swift-echo", "swift-echo-typed", "gdbus", "dbus-python",
+                           "broker", "broker-c-message", "broker-swift-message"]
+
     @Test("a quick run measures every subject in both modes with sane numbers, and keeps earlier reports")
     func quickRun() async throws {
         let run = try await Self.run([], seedReport: Self.seed)
@@ -51,7 +58,7 @@ struct BenchmarkSmokeTests {
         let sequentialCalls = try #require(perform["sequentialCalls"] as? Int)
         let pipelinedCalls = try #require(perform["pipelinedCalls"] as? Int)
         let subjects = try #require(perform["subjects"] as? [[String: Any]])
-        #expect(subjects.compactMap { $0["name"] as? String } == ["floor", "floor-again", "swift-echo", "broker"])
+        #expect(subjects.compactMap { $0["name"] as? String } == Self.subjects)
         for subject in subjects {
             for (mode, calls) in [("sequential", sequentialCalls), ("pipelined", pipelinedCalls)] {
                 let runs = try #require((subject[mode] as? [String: Any])?["runs"] as? [[String: Any]])
@@ -68,7 +75,9 @@ struct BenchmarkSmokeTests {
             }
         }
         let ratios = try #require(perform["ratios"] as? [[String: Any]])
-        #expect(ratios.count == 6)
+        // Every subject but the floor, in both modes.
+        #expect(ratios.count == (Self.subjects.count - 1) * 2)
+        #expect(Set(ratios.compactMap { $0["subject"] as? String }) == Set(Self.subjects.dropFirst()))
         for ratio in ratios {
             let value = try #require(ratio["callsPerSecond"] as? Double)
             #expect(value > 0 && value.isFinite, "\(ratio)")
@@ -80,6 +89,14 @@ struct BenchmarkSmokeTests {
         let newRun = try #require(run.markdown.range(of: "### Perform"))
         let oldRun = try #require(run.markdown.range(of: "## Run of 2000-01-01"))
         #expect(newRun.lowerBound < oldRun.lowerBound, "the new run must come first:\n\(run.markdown)")
+        // Issue 17's bars are reported for both plugins completing with a message.
+        for who in ["C plugin with a message", "Swift SDK plugin with a message"] {
+            for mode in ["sequential", "pipelined"] {
+                #expect(run.markdown.contains("| Broker, \(who): Perform \(mode), calls/s against the floor |"))
+                #expect(run.markdown.contains("| Broker, \(who): Perform \(mode), calls/s against gdbus |"))
+                #expect(run.markdown.contains("| Broker, \(who): Perform \(mode), calls/s against dbus-python |"))
+            }
+        }
     }
 
     static func checkBroker(_ broker: [String: Any]) throws {

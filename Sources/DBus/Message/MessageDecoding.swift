@@ -16,7 +16,8 @@ extension Message {
         return values
     }
 
-    private static func read(_ iter: inout DBusMessageIter) throws(DBusError) -> Value {
+    /// One complete value at the iterator (which is not advanced).
+    static func read(_ iter: inout DBusMessageIter) throws(DBusError) -> Value {
         let type = dbus_message_iter_get_arg_type(&iter)
         switch type {
         case DBUS_TYPE_BYTE: return .byte(readBasic(&iter, UInt8(0)))

@@ -26,7 +26,8 @@ extension Message {
         try append([value])
     }
 
-    private static func append(_ value: Value, to iter: inout DBusMessageIter) throws(DBusError) {
+    /// Appends one value that has been validated.
+    static func append(_ value: Value, to iter: inout DBusMessageIter) throws(DBusError) {
         let ok: Bool
         switch value {
         case .byte(let v): ok = appendBasic(v, DBUS_TYPE_BYTE, &iter)

@@ -51,8 +51,12 @@ extension Connection {
     private func invoke(_ method: Method, message: Message, interface: InterfaceName?) {
         let label = CallLabel(interface: interface, member: method.name)
         guard message.hasSignature(method.inputSignature) else {
-            reject(message, .invalidArgs(
-                "\(label) takes arguments of signature \"\(method.inputSignature)\", got \"\(message.signature)\""))
+            reject(message, method.signatureMismatch(message, label: label))
+            return
+        }
+        if let typed = method.typed {
+            // Decoded straight from the message into the declared Swift types.
+            typed.run(message, Reply(call: message, connection: self, outputTypes: method.outputTypes, label: label))
             return
         }
         let arguments: [Value]
@@ -90,6 +94,7 @@ extension Connection {
 
     /// A handler's error as a D-Bus error: its own name when it threw a
     /// `DBusError`, else `Failed` with its description.
+    @usableFromInline
     static func dbusError(_ error: any Error, label: some CustomStringConvertible) -> DBusError {
         if let error = error as? DBusError { return error }
         return DBusError(.failed, "\(label) failed: \(error)")
@@ -102,10 +107,18 @@ extension Connection {
 }
 
 /// "interface.Member" for messages about a call, built only when one is needed.
+@usableFromInline
 struct CallLabel: Sendable, CustomStringConvertible {
     let interface: InterfaceName?
     let member: MemberName
 
+    @usableFromInline
+    init(interface: InterfaceName?, member: MemberName) {
+        self.interface = interface
+        self.member = member
+    }
+
+    @usableFromInline
     var description: String {
         guard let interface else { return member.rawValue }
         return "\(interface.rawValue).\(member.rawValue)"

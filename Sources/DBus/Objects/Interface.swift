@@ -81,6 +81,9 @@ public struct Method: Sendable {
     /// The input signature, e.g. "ssa{sv}", compared with each call's.
     let inputSignature: String
     let outputTypes: [DBusType]
+    /// For a method declared with Swift types: decodes straight from the
+    /// message into them and runs the handler; nil for a `[Value]` handler.
+    @usableFromInline let typed: TypedBody?
 
     public init(
         _ name: MemberName,
@@ -89,14 +92,27 @@ public struct Method: Sendable {
         annotations: [Annotation] = [],
         handler: Handler
     ) {
+        self.init(name, inputs: inputs, outputs: outputs, annotations: annotations, handler: handler, typed: nil)
+    }
+
+    @usableFromInline
+    init(
+        _ name: MemberName, inputs: [Argument], outputs: [Argument], annotations: [Annotation],
+        handler: Handler, typed: TypedBody?
+    ) {
         self.name = name
         self.inputs = inputs
         self.outputs = outputs
         self.annotations = annotations
         self.handler = handler
+        self.typed = typed
         inputSignature = inputs.map(\.type.signature).joined()
         outputTypes = outputs.map(\.type)
     }
+
+    /// Whether the method was declared with Swift types, so its handler
+    /// decodes exactly what its declaration says.
+    public var isTyped: Bool { typed != nil }
 
     /// A method whose handler returns its reply at once.
     public init(

@@ -9,6 +9,18 @@ public struct MethodCall: Sendable {
     /// The caller's unique name.
     public var sender: String? { message.sender }
     public var path: ObjectPath? { message.path }
+
+    init(message: Message, arguments: [Value]) {
+        self.message = message
+        self.arguments = arguments
+    }
+
+    /// A typed call as a `[Value]` handler sees it, for handing it to code
+    /// written for those: `arguments` are the call's, already decoded.
+    public init(_ context: CallContext, arguments: [Value]) {
+        message = context.message
+        self.arguments = arguments
+    }
 }
 
 /// The one answer to a method call, sent from any thread.
@@ -22,7 +34,7 @@ public final class Reply: Sendable {
     private let connection: Connection
     private let outputTypes: [DBusType]
     private let answered = Atomic<Bool>(false)
-    private let label: CallLabel
+    @usableFromInline let label: CallLabel
 
     init(call: Message, connection: Connection, outputTypes: [DBusType], label: CallLabel) {
         self.call = call
@@ -62,6 +74,24 @@ public final class Reply: Sendable {
             try connection.send(prepared.reply(to: call))
         } catch {
             transmit(.failure(error))
+        }
+        return true
+    }
+
+    /// Sends a reply whose body `encode` writes straight into the message,
+    /// for typed outputs (their types are the declared ones by construction).
+    /// Returns false when the call was already answered.
+    @discardableResult @usableFromInline
+    func send(encoding encode: (inout MessageWriter) throws(DBusError) -> Void) -> Bool {
+        guard claim() else { return false }
+        if call.noReplyExpected { return true }
+        do {
+            let reply = try call.makeReturn()
+            var writer = MessageWriter(reply)
+            try encode(&writer)
+            try connection.send(reply)
+        } catch {
+            transmit(.failure(DBusError(error.name, "\(label): \(error.message)")))
         }
         return true
     }

@@ -25,6 +25,13 @@ extension Value {
         try checkSignatureLength()
     }
 
+    /// Validates the value as it would be nested inside containers already
+    /// opened around it (a variant inside typed arrays and structs, say).
+    func validate(insideArrays arrays: Int, structures: Int, total: Int) throws(DBusValueError) {
+        try validate(nesting: Nesting(arrays: arrays, structures: structures, total: total))
+        try checkSignatureLength()
+    }
+
     private func checkSignatureLength() throws(DBusValueError) {
         let length = signatureLength
         if length > DBusLimits.maximumSignatureLength {

@@ -1,0 +1,123 @@
+import CDBus
+
+/// Reads a message body value by value, straight from libdbus's iterator
+/// (`DBusMessageIter`), into Swift types: what a ``DBusArgument`` decodes
+/// from. No ``Value`` is built except for variants.
+///
+/// Each read checks the type code at the iterator first, so a body of an
+/// unexpected shape is an `InvalidArgs` error naming both types, never a
+/// misread. Strings are copied out of libdbus at once.
+public struct MessageReader {
+    var iter = DBusMessageIter()
+    /// The message the iterator points into; kept alive while reading.
+    private let message: Message
+
+    /// A reader at the first argument of `message` (`dbus_message_iter_init`).
+    public init(_ message: Message) {
+        self.message = message
+        // For a body without arguments the iterator is still initialised:
+        // it reports DBUS_TYPE_INVALID, which is what `isAtEnd` checks.
+        _ = dbus_message_iter_init(message.raw, &iter)
+    }
+
+    private init(sub: DBusMessageIter, of message: Message) {
+        iter = sub
+        self.message = message
+    }
+
+    /// Whether every value at this level has been read.
+    public var isAtEnd: Bool {
+        // libdbus takes a non-const iterator even to look; a copy of it looks as well.
+        var copy = iter
+        return dbus_message_iter_get_arg_type(&copy) == DBUS_TYPE_INVALID
+    }
+
+    /// The type code at the iterator (`dbus_message_iter_get_arg_type`).
+    var typeCode: Int32 {
+        mutating get { dbus_message_iter_get_arg_type(&iter) }
+    }
+
+    /// Throws unless the value at the iterator has type code `code`.
+    mutating func expect(_ code: Int32, _ type: @autoclosure () -> DBusType) throws(DBusError) {
+        let found = dbus_message_iter_get_arg_type(&iter)
+        guard found == code else { throw mismatch(expected: type(), found: found) }
+    }
+
+    /// The error for a value of the wrong type, naming both.
+    mutating func mismatch(expected: DBusType, found: Int32) -> DBusError {
+        if found == DBUS_TYPE_INVALID {
+            return .invalidArgs("expected a value of type \"\(expected.signature)\", found the end of the arguments")
+        }
+        let foundSignature: String
+        if let raw = dbus_message_iter_get_signature(&iter) {
+            foundSignature = String(cString: raw)
+            dbus_free(raw)
+        } else {
+            foundSignature = String(UnicodeScalar(UInt8(truncatingIfNeeded: found)))
+        }
+        return .invalidArgs("expected a value of type \"\(expected.signature)\", found \"\(foundSignature)\"")
+    }
+
+    /// Moves to the next value at this level (`dbus_message_iter_next`).
+    mutating func advance() {
+        dbus_message_iter_next(&iter)
+    }
+
+    /// A fixed-size basic value of type `code` (`dbus_message_iter_get_basic`), then advances.
+    mutating func readBasic<T: BitwiseCopyable>(
+        _ code: Int32, _ type: DBusType, _ initial: T
+    ) throws(DBusError) -> T {
+        try expect(code, type)
+        var value = initial
+        dbus_message_iter_get_basic(&iter, &value)
+        dbus_message_iter_next(&iter)
+        return value
+    }
+
+    /// A string, object path or signature of type `code`, copied, then advances.
+    mutating func readString(_ code: Int32, _ type: DBusType) throws(DBusError) -> String {
+        try expect(code, type)
+        var pointer: UnsafePointer<CChar>?
+        dbus_message_iter_get_basic(&iter, &pointer)
+        dbus_message_iter_next(&iter)
+        guard let pointer else { return "" }
+        return String(cString: pointer)
+    }
+
+    /// Reads the container of type `code` at the iterator with a reader of its
+    /// contents (`dbus_message_iter_recurse`), then advances past it.
+    mutating func readContainer<T>(
+        _ code: Int32, _ type: @autoclosure () -> DBusType,
+        _ body: (inout MessageReader) throws(DBusError) -> T
+    ) throws(DBusError) -> T {
+        try expect(code, type())
+        var sub = DBusMessageIter()
+        dbus_message_iter_recurse(&iter, &sub)
+        var reader = MessageReader(sub: sub, of: message)
+        let result = try body(&reader)
+        dbus_message_iter_next(&iter)
+        return result
+    }
+
+    /// The bytes of an "ay" array's contents (`dbus_message_iter_get_fixed_array`).
+    mutating func readFixedBytes() -> [UInt8] {
+        guard dbus_message_iter_get_arg_type(&iter) == DBUS_TYPE_BYTE else { return [] }
+        var base: UnsafePointer<UInt8>?
+        var count: Int32 = 0
+        dbus_message_iter_get_fixed_array(&iter, &base, &count)
+        guard let base, count > 0 else { return [] }
+        return Array(UnsafeBufferPointer(start: base, count: Int(count)))
+    }
+
+    /// Any value at the iterator as a ``Value``, then advances.
+    mutating func readValue() throws(DBusError) -> Value {
+        let value = try Message.read(&iter)
+        dbus_message_iter_next(&iter)
+        return value
+    }
+
+    /// Reads one argument of type `T`.
+    public mutating func read<T: DBusArgument>(_ type: T.Type = T.self) throws(DBusError) -> T {
+        try T.decode(from: &self)
+    }
+}

@@ -22,6 +22,7 @@ var package = Package(
     products: [
         .executable(name: "quickactionsd", targets: ["quickactionsd"]),
         .executable(name: "quickactions", targets: ["quickactions"]),
+        .executable(name: "quickactions-host", targets: ["quickactions-host"]),
         .library(name: "QuickActionsSDK", targets: ["QuickActionsSDK"]),
         .executable(name: "quickactions-bundle", targets: ["quickactions-bundle"]),
     ],
@@ -59,11 +60,21 @@ var package = Package(
             dependencies: ["CQuickActionsPlugin", "QuickActionsABI", "QuickActionsModel", "Locking"],
             swiftSettings: strict
         ),
+        // The broker↔host protocol's codec (items, user info, requests), shared by both ends.
+        .target(
+            name: "QuickActionsHostProtocol", dependencies: ["DBus", "QuickActionsAPI", "QuickActionsModel"],
+            swiftSettings: strict),
+        // One app's plugin in a process of its own, served to the broker over a peer connection.
+        .target(name: "CQuickActionsHostSupport"),
+        .executableTarget(
+            name: "quickactions-host",
+            dependencies: ["CQuickActionsHostSupport", "DBus", "QuickActionsAPI", "QuickActionsHostProtocol", "QuickActionsHost", "QuickActionsModel", "Locking"],
+            swiftSettings: strict),
 
         // MARK: Broker and executables
         .target(
             name: "QuickActionsBroker",
-            dependencies: ["DBus", "QuickActionsAPI", "QuickActionsModel", "QuickActionsHost", "Locking"],
+            dependencies: ["DBus", "QuickActionsAPI", "QuickActionsHostProtocol", "QuickActionsModel", "QuickActionsHost", "Locking"],
             swiftSettings: strict
         ),
         .executableTarget(name: "quickactionsd", dependencies: ["QuickActionsBroker"], swiftSettings: strict),

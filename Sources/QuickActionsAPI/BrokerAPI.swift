@@ -53,6 +53,8 @@ public enum BrokerAPI {
         public static let unknownItem: ErrorName = "org.quickactions.Error.UnknownItem"
         public static let pluginFailed: ErrorName = "org.quickactions.Error.PluginFailed"
         public static let timeout: ErrorName = "org.quickactions.Error.Timeout"
+        /// The process running the app's plugin died while the call was pending.
+        public static let pluginCrashed: ErrorName = "org.quickactions.Error.PluginCrashed"
     }
 
     /// The keys of the `a{sv}` options of GetItems, GetAllItems and Perform.

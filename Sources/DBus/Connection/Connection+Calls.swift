@@ -91,6 +91,22 @@ extension Connection {
     }
 }
 
+extension Connection {
+    /// Sends a method call and waits for its reply on this thread, reading the connection
+    /// itself meanwhile (`dbus_connection_send_with_reply_and_block`): unlike
+    /// ``callBlocking(destination:path:interface:member:_:timeout:)`` it also works on the
+    /// loop thread, inside a handler, where other messages that arrive in the meantime wait
+    /// for the loop. An error reply is thrown as a `DBusError`.
+    public func sendAndWait(_ message: Message, timeout: Duration = Connection.defaultTimeout) throws(DBusError) -> Message {
+        let milliseconds = Int32(clamping: timeout.components.seconds * 1000
+            + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let raw = try withCError { error in
+            dbus_connection_send_with_reply_and_block(self.raw, message.raw, max(1, milliseconds), error)
+        }
+        return Message(owning: raw)
+    }
+}
+
 /// Carries one call's completion through libdbus, and runs it exactly once
 /// whether the notify or the already-completed check gets there first.
 final class PendingCallBox: Sendable {

@@ -19,6 +19,8 @@ declare -A needs=(
   [/usr/share/icons/Adwaita/index.theme]=adwaita-icon-theme
   [zsh]=zsh
   [fish]=fish
+  [prlimit]=util-linux
+  [mount]=mount
 )
 
 missing=()

@@ -27,6 +27,8 @@ public enum BrokerAPI {
         public static let getAllItems: MemberName = "GetAllItems"
         public static let perform: MemberName = "Perform"
         public static let reload: MemberName = "Reload"
+        /// Added in 1.1: removes an uninstalled app's stored items.
+        public static let forgetApplication: MemberName = "ForgetApplication"
         public static let getManagedObjects: MemberName = "GetManagedObjects"
     }
 
@@ -53,7 +55,9 @@ public enum BrokerAPI {
         public static let unknownItem: ErrorName = "org.quickactions.Error.UnknownItem"
         public static let pluginFailed: ErrorName = "org.quickactions.Error.PluginFailed"
         public static let timeout: ErrorName = "org.quickactions.Error.Timeout"
-        /// The process running the app's plugin died while the call was pending.
+        /// Added in 1.1: ForgetApplication of an installed app.
+        public static let applicationInstalled: ErrorName = "org.quickactions.Error.ApplicationInstalled"
+        /// Added in 1.1: the process running the app's plugin died while the call was pending.
         public static let pluginCrashed: ErrorName = "org.quickactions.Error.PluginCrashed"
     }
 

@@ -9,11 +9,16 @@ extension Broker {
     }
 
     /// Re-reads the plugin directories and applies the difference: apps
-    /// added, removed (their stored items with them) or changed, each
-    /// announced on the bus. Runs on the scan queue.
+    /// added, removed or changed, each announced on the bus. A removed app
+    /// leaves the API only: its stored items stay on disk and are listed
+    /// again when its bundle comes back (see Broker+Retention.swift for when
+    /// they go). An app in a directory that could not be listed this time
+    /// (other than a missing one) stays as it was. Runs on the scan queue.
     func rescanNow(reason: String) {
         let scan = PluginDirectories.scan(configuration.pluginDirectories)
         report(scan.diagnostics)
+        reportUnlisted(scan.unlisted)
+        defer { applyRetention(after: scan) }
         let before = catalog.withLock { $0 }
         var added: [AppSnapshot] = []
         var changed: [AppSnapshot] = []
@@ -27,7 +32,15 @@ extension Broker {
             }
         }
         let present = Set(scan.bundles.map(\.appID.rawValue))
-        let removed = before.sorted.filter { !present.contains($0.id) }
+        // Unknown is not absent: a folder that failed to list (EMFILE, EACCES)
+        // or a bundle whose Info.plist could not be read keeps its apps.
+        let unknown = Set(scan.unlisted.filter { !$0.missing }.map(\.directory.standardizedFileURL.path))
+        let unreadable = Set(scan.unreadableBundles.map(\.standardizedFileURL.path))
+        let removed = before.sorted.filter { app in
+            let bundle = app.bundle.url.standardizedFileURL
+            return !present.contains(app.id) && !unknown.contains(bundle.deletingLastPathComponent().path)
+                && !unreadable.contains(bundle.path)
+        }
         guard !added.isEmpty || !changed.isEmpty || !removed.isEmpty else {
             log(.debug, "\(reason); nothing changed")
             return
@@ -38,9 +51,8 @@ extension Broker {
         }
         for app in removed {
             slots.withLock { _ = $0.removeValue(forKey: app.id) }
-            try? store.remove(app.bundle.appID)
             try? connection.unexport(app.objectPath)
-            log(.info, "removed \(app.id) (\(app.bundle.url.path))")
+            log(.info, "removed \(app.id) (\(app.bundle.url.path)); its stored items are kept")
         }
         for app in added {
             try? connection.export([applicationInterface(app.id)], at: app.objectPath)

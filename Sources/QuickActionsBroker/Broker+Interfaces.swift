@@ -38,6 +38,22 @@ extension Broker {
                 guard let self, case .string(let id) = call.arguments[0], case .string(let type) = call.arguments[1] else { return }
                 try perform(appID: id, type: type, options: call.arguments[2], call: call, reply: reply)
             }),
+            Method("ForgetApplication",
+                   inputs: [Argument("app_id", .string)],
+                   outputs: [Argument("removed_items", .uint32)],
+                   annotations: [.documentation(Self.forgetDocumentation)],
+                   handler: .deferred { [weak self] call, reply in
+                guard let self, case .string(let id) = call.arguments[0] else { return }
+                let caller = call.sender
+                scanQueue.async {
+                    do throws(DBusError) {
+                        let removed = try self.forgetApplication(id, caller: caller)
+                        _ = reply.send([.uint32(removed)])
+                    } catch {
+                        _ = reply.fail(error)
+                    }
+                }
+            }),
             Method("Reload", annotations: [.documentation("Re-reads the plugin directories now.")],
                    handler: .deferred { [weak self] _, reply in
                 guard let self else { return }
@@ -57,6 +73,10 @@ extension Broker {
                      get: { [weak self] in .uint32(UInt32(clamping: self?.pending.count ?? 0)) }),
         ])
     }
+
+    static let forgetDocumentation = "Removes the stored dynamic items and last-seen record of an app that is not installed; "
+        + "returns how many items were removed. An installed app is refused with ApplicationInstalled; "
+        + "an app with nothing stored gets UnknownApplication."
 
     func applicationInterface(_ id: String) -> Interface {
         let locale = configuration.locale

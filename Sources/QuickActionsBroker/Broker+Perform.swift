@@ -142,7 +142,10 @@ extension Broker {
             do {
                 try store.save(items, for: app.bundle.appID)
             } catch {
-                throw DynamicItemsRejection("\(error)")
+                guard case StoreError.system = error else { throw DynamicItemsRejection("\(error)") }
+                // A state directory that cannot be written (read-only, full): the
+                // items are served, and the log says they will not persist.
+                log(.warning, "\(appID): \(error); its \(items.count) dynamic item(s) are served but will not persist")
             }
             catalog.withLock { $0.set(updated) }
             return updated

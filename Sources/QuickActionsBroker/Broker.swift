@@ -27,6 +27,12 @@ public final class Broker: Sendable {
     let configuration: BrokerConfiguration
     let log: Log
     let store: DynamicItemStore
+    let lastSeen: LastSeenRecords
+    /// The plugin directories the last scan could not list (path → reason),
+    /// so a rescan logs only what changed.
+    let unlistedDirectories = Locked<[String: String]>([:])
+    /// The last-seen records could not be written (logged once, until they can).
+    let lastSeenUnwritable = Locked(false)
     let connection: Connection
     /// Where a resumed plugin's perform runs: on the bus thread right after
     /// its message, when the plugin's queue is idle (no thread hand-off per
@@ -43,6 +49,9 @@ public final class Broker: Sendable {
     private let ownerWatch = Locked<SignalSubscription?>(nil)
     private let nameLostWatch = Locked<SignalSubscription?>(nil)
     private let watcher = Locked<PluginWatcher?>(nil)
+    /// Rescans once a day, so a broker that runs for weeks applies the
+    /// retention rule too.
+    private let dailyCheck = DailyTimer()
     private let ended = Locked<CheckedContinuation<Int32, Never>?>(nil)
     private let exitStatus = Locked<Int32?>(nil)
     private let signalSources = SignalSources()
@@ -50,26 +59,43 @@ public final class Broker: Sendable {
 
     /// Reads the plugin directories and the stored dynamic items (loading no
     /// plugin), then connects to the bus. The name is taken by `run()`.
+    ///
+    /// No state file can stop it: a state directory that cannot hold files,
+    /// a crash journal or crash-count file of the wrong kind or corrupt, is
+    /// logged (file and reason) and moved aside or bypassed. Only the bus can
+    /// fail it.
     public init(configuration: BrokerConfiguration) throws {
         self.configuration = configuration
         log = Log(verbose: configuration.verbose)
         store = DynamicItemStore(directory: configuration.stateDirectory)
-        try FileManager.default.createDirectory(at: configuration.stateDirectory, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
-        let (journal, interrupted) = try CrashJournal.open(in: configuration.stateDirectory)
-        self.journal = journal
-        quarantine = Locked(Quarantine.load(from: configuration.stateDirectory))
+        lastSeen = LastSeenRecords(stateDirectory: configuration.stateDirectory)
+        if let problem = StateFile.prepareDirectory(configuration.stateDirectory.path) {
+            log(.warning, "state directory \(configuration.stateDirectory.path): \(problem); dynamic items will not persist "
+                + "(they are served until the broker stops), nor will crash counts")
+        }
+        let opened = CrashJournal.open(in: configuration.stateDirectory)
+        for problem in opened.problems { log(.warning, "crash journal \(problem)") }
+        journal = opened.journal
+        let loaded = Quarantine.load(from: configuration.stateDirectory)
+        for problem in loaded.problems { log(.warning, "crash counts \(problem)") }
+        quarantine = Locked(loaded.quarantine)
         connection = try Connection(configuration.bus)
         runAfterCurrentMessage = { [connection] work in connection.runAfterCurrentMessage(work) }
         let scan = PluginDirectories.scan(configuration.pluginDirectories)
         report(scan.diagnostics)
+        reportUnlisted(scan.unlisted)
         var initial = Catalog()
         for bundle in scan.bundles {
             initial.set(snapshot(of: bundle, storedItems: loadStoredItems(bundle.appID)))
         }
         catalog.withLock { $0 = initial }
-        pruneStore(keeping: Set(scan.bundles.map(\.appID)))
-        blame(interrupted, in: initial)
+        do {
+            try store.removeStaleTemporaryFiles()
+        } catch {
+            log(.warning, "cannot clean up \(store.directory.path): \(error)")
+        }
+        applyRetention(after: scan)
+        blame(opened.interrupted, in: initial)
         log(.info, "found \(scan.bundles.count) app(s) in \(configuration.pluginDirectories.map(\.path).joined(separator: ":"))")
     }
 
@@ -77,8 +103,11 @@ public final class Broker: Sendable {
     /// the loss of the name or of the bus. Returns the process exit status.
     public func run() async throws -> Int32 {
         connection.onDisconnect { [weak self] error in
-            self?.log(.error, "lost the bus (\(error.message)); exiting so the supervisor restarts the broker")
-            self?.finish(status: 1)
+            guard let self else { return }
+            // Our own close after a clean stop also ends here: that is no loss.
+            guard !stopping.load(ordering: .acquiring), !hasFinished else { return }
+            log(.error, "lost the bus (\(error.message)); exiting so the supervisor restarts the broker")
+            finish(status: 1)
         }
         try exportObjects()
         let owners = try await connection.watchNameOwners { [weak self] name, _, newOwner in
@@ -108,6 +137,7 @@ public final class Broker: Sendable {
         if configuration.watchDirectories {
             startWatching()
         }
+        startDailyCheck()
         installSignalHandlers()
         return await withCheckedContinuation { continuation in
             let already = exitStatus.withLock { status -> Int32? in
@@ -123,6 +153,9 @@ public final class Broker: Sendable {
     public func close() {
         connection.close()
     }
+
+    /// True once `run()` has its exit status.
+    var hasFinished: Bool { exitStatus.withLock { $0 != nil } }
 
     /// Ends `run()` with `status`; the first call wins.
     func finish(status: Int32) {
@@ -153,6 +186,7 @@ public final class Broker: Sendable {
                 log(.warning, "a plugin did not return from will-resign within 5 s; stopping without it")
             }
             watcher.withLock { $0?.stop() }
+            dailyCheck.cancel()
             let release = DispatchSemaphore(value: 0)
             Task { [connection] in
                 try? await connection.releaseName(Self.busName)
@@ -175,6 +209,10 @@ public final class Broker: Sendable {
             source.resume()
             signalSources.keep(source)
         }
+    }
+
+    private func startDailyCheck() {
+        dailyCheck.start(on: scanQueue) { [weak self] in self?.rescanNow(reason: "the daily check") }
     }
 
     private func startWatching() {
@@ -227,17 +265,6 @@ public final class Broker: Sendable {
         return app
     }
 
-    func pruneStore(keeping ids: Set<AppID>) {
-        do {
-            let removed = try store.prune(keeping: ids)
-            for id in removed {
-                log(.info, "removed stored items of \(id.rawValue): its bundle is gone")
-            }
-        } catch {
-            log(.warning, "cannot clean up \(store.directory.path): \(error)")
-        }
-    }
-
     func report(_ diagnostics: [Diagnostic]) {
         for diagnostic in diagnostics {
             log(diagnostic.severity == .error ? .error : .warning, diagnostic.description)
@@ -276,6 +303,26 @@ final class PluginSlot: Sendable {
     var plugin: LoadedPlugin? { loaded.withLock { $0 } }
 
     func set(_ plugin: LoadedPlugin) { loaded.withLock { $0 = plugin } }
+}
+
+/// A timer that fires once a day.
+final class DailyTimer: @unchecked Sendable {
+    // @unchecked Sendable: `timer` is only read or written under `lock`;
+    // Dispatch sources may be cancelled from any thread.
+    private let lock = NSLock()
+    private var timer: (any DispatchSourceTimer)?
+
+    func start(on queue: DispatchQueue, _ handler: @escaping @Sendable () -> Void) {
+        let made = DispatchSource.makeTimerSource(queue: queue)
+        made.schedule(deadline: .now() + .seconds(86_400), repeating: .seconds(86_400), leeway: .seconds(600))
+        made.setEventHandler(handler: handler)
+        made.resume()
+        lock.withLock { timer = made }
+    }
+
+    func cancel() {
+        lock.withLock { timer?.cancel() }
+    }
 }
 
 /// Keeps the signal sources alive for the broker's lifetime.

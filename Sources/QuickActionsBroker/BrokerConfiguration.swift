@@ -19,12 +19,21 @@ public struct BrokerConfiguration: Sendable {
     public var locale: String
     /// Watch the plugin directories with inotify.
     public var watchDirectories: Bool
+    /// Stored dynamic items of an app that no broker has seen for more than this many days are
+    /// removed (`--forget-unseen-days`); 0 keeps them for ever.
+    public var forgetUnseenDays: Int
+    /// The plugin directories were chosen (`--plugins`, `$QUICKACTIONS_PLUGIN_PATH`), so a
+    /// missing one is worth a warning; the default XDG folders often do not exist.
+    public var pluginDirectoriesChosen: Bool
+    /// The current time in seconds since 1970, for the last-seen records (tests move it).
+    public var now: @Sendable () -> Int64
 
     public init(
         bus: Connection.Bus, pluginDirectories: [URL], stateDirectory: URL,
         defaultTimeoutMilliseconds: UInt32 = 20_000, replace: Bool = false, verbose: Bool = false,
         locale: String = BrokerConfiguration.locale(from: ProcessInfo.processInfo.environment),
-        watchDirectories: Bool = true
+        watchDirectories: Bool = true, forgetUnseenDays: Int = BrokerConfiguration.defaultForgetUnseenDays,
+        pluginDirectoriesChosen: Bool = true, now: @escaping @Sendable () -> Int64 = { Int64(time(nil)) }
     ) {
         self.bus = bus
         self.pluginDirectories = pluginDirectories
@@ -34,7 +43,15 @@ public struct BrokerConfiguration: Sendable {
         self.verbose = verbose
         self.locale = locale
         self.watchDirectories = watchDirectories
+        self.forgetUnseenDays = forgetUnseenDays
+        self.pluginDirectoriesChosen = pluginDirectoriesChosen
+        self.now = now
     }
+
+    /// `--forget-unseen-days`' default.
+    public static let defaultForgetUnseenDays = 30
+    /// `--forget-unseen-days`' range: 0 (never) to about 100 years.
+    public static let forgetUnseenDaysRange: ClosedRange<Int> = 0...36_500
 
     /// The user's message locale: LC_ALL, else LC_MESSAGES, else LANG, else "C".
     public static func locale(from environment: [String: String]) -> String {

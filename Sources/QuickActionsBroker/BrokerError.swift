@@ -7,6 +7,8 @@ extension ErrorName {
     public static let unknownItem = BrokerAPI.ErrorNames.unknownItem
     public static let pluginFailed = BrokerAPI.ErrorNames.pluginFailed
     public static let performTimeout = BrokerAPI.ErrorNames.timeout
+    /// ForgetApplication was asked to forget an app whose bundle is installed.
+    public static let applicationInstalled = BrokerAPI.ErrorNames.applicationInstalled
 }
 
 extension DBusError {

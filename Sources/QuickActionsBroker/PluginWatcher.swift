@@ -51,11 +51,28 @@ final class PluginWatcher: @unchecked Sendable {
         }
     }
 
+    /// Creation and arrival of entries: what makes a missing directory appear.
+    private static let ancestorMask = UInt32(IN_CREATE | IN_MOVED_TO | IN_ONLYDIR | IN_MASK_ADD)
+
+    private func watchNearestAncestor(of directory: URL) {
+        var ancestor = directory.deletingLastPathComponent()
+        while ancestor.path != "/" && !ancestor.path.isEmpty {
+            if inotify_add_watch(fd, ancestor.path, Self.ancestorMask) >= 0 { return }
+            ancestor = ancestor.deletingLastPathComponent()
+        }
+    }
+
     /// Watches every directory that matters now; inotify ignores repeats.
+    /// A plugin directory that does not exist (yet, or any more) is waited
+    /// for on its nearest existing ancestor, so creating it or moving it
+    /// back is noticed.
     private func addWatches() {
         let files = FileManager.default
         for directory in directories {
-            guard inotify_add_watch(fd, directory.path, Self.mask) >= 0 else { continue }
+            guard inotify_add_watch(fd, directory.path, Self.mask) >= 0 else {
+                watchNearestAncestor(of: directory)
+                continue
+            }
             for bundle in (try? files.contentsOfDirectory(atPath: directory.path)) ?? [] where !bundle.hasPrefix(".") {
                 let bundlePath = directory.appendingPathComponent(bundle).path
                 guard inotify_add_watch(fd, bundlePath, Self.mask | UInt32(IN_ONLYDIR)) >= 0 else { continue }

@@ -25,16 +25,47 @@ struct Quarantine: Sendable {
             + "\(identity.modificationSeconds).\(identity.modificationNanoseconds)"
     }
 
-    static func load(from directory: URL) -> Quarantine {
+    /// The most bytes the file may have: far more than one line per app of
+    /// thousands of apps.
+    static let maximumFileSize = 1 << 20
+
+    /// Reads the crash counts. Never fails: a file that is not a regular
+    /// file (folder, FIFO, symlink), too large or not UTF-8 is moved aside;
+    /// a line that does not parse is skipped. Each is returned in
+    /// `problems`, naming the file and why, for the broker to log.
+    static func load(from directory: URL) -> (quarantine: Quarantine, problems: [String]) {
         var quarantine = Quarantine()
         let path = directory.appendingPathComponent(fileName).path
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return quarantine }
-        for line in text.split(separator: "\n") {
+        func moveAside(_ reason: String) -> String {
+            do {
+                return "\(path): \(reason); moved aside to \(try StateFile.moveAside(path)); crash counts start again"
+            } catch {
+                return "\(path): \(reason); moving it aside failed (\(error)); crash counts start again"
+            }
+        }
+        let text: String
+        switch StateFile.read(path, limit: maximumFileSize) {
+        case .missing:
+            return (quarantine, [])
+        case .unusable(let reason, let movable):
+            return (quarantine, [movable ? moveAside(reason) : "\(path): \(reason); crash counts start again"])
+        case .contents(let bytes):
+            guard let decoded = String(validating: bytes, as: UTF8.self) else {
+                return (quarantine, [moveAside("not UTF-8 text")])
+            }
+            text = decoded
+        }
+        var problems: [String] = []
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
             let fields = line.split(separator: " ")
-            guard fields.count == 3, let count = Int(fields[1]), count > 0 else { continue }
+            guard fields.count == 3, let count = Int(fields[1]), count > 0 else {
+                let shown = line.prefix(80)
+                problems.append("\(path):\(number + 1): not \"<app id> <count> <library>\": \(String(shown).debugDescription); line ignored")
+                continue
+            }
             quarantine.records[String(fields[0])] = Record(count: count, library: String(fields[2]))
         }
-        return quarantine
+        return (quarantine, problems)
     }
 
     /// Counts one crash of `appID` whose library is `library`; a different

@@ -9,7 +9,7 @@ public enum QuickActionsCLI {
 
     static let commands: [any CLICommand.Type] = [
         AppsCommand.self, ListCommand.self, InvokeCommand.self, PickCommand.self, WatchCommand.self,
-        CompletionCommand.self, CompleteCommand.self,
+        ForgetCommand.self, CompletionCommand.self, CompleteCommand.self,
     ]
 
     /// Every command's spec, hidden ones included, in help order.

@@ -38,7 +38,14 @@ enum SecureLibraryFile {
             folder = next
         }
 
-        let fd = openat(folder, fileName, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        // A FIFO, socket or device is refused before it is opened (a FIFO
+        // would block a plain open for ever); O_NONBLOCK covers one swapped
+        // in between, and fstat below checks what was opened.
+        var kind = stat()
+        if fstatat(folder, fileName, &kind, AT_SYMLINK_NOFOLLOW) == 0, let name = Self.specialKind(kind.st_mode) {
+            throw .refused(library: libraryPath, reason: "library \(libraryPath) is not a regular file but \(name)")
+        }
+        let fd = openat(folder, fileName, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
             throw openError(errno, path: libraryPath, library: libraryPath, what: "library")
         }
@@ -48,7 +55,8 @@ enum SecureLibraryFile {
                 throw PluginLoadError.notLoadable(library: libraryPath, reason: "fstat: \(describe(errno))")
             }
             guard info.st_mode & S_IFMT == S_IFREG else {
-                throw PluginLoadError.refused(library: libraryPath, reason: "library \(libraryPath) is not a regular file")
+                let name = Self.specialKind(info.st_mode).map { " but \($0)" } ?? ""
+                throw PluginLoadError.refused(library: libraryPath, reason: "library \(libraryPath) is not a regular file\(name)")
             }
             try checkOwnerAndMode(info, what: "library", path: libraryPath, library: libraryPath)
         } catch {
@@ -113,6 +121,18 @@ enum SecureLibraryFile {
             return .refused(library: library, reason: "\(what) \(path) is not a folder")
         default:
             return .notLoadable(library: library, reason: "open \(path): \(describe(code))")
+        }
+    }
+
+    /// "a FIFO", "a socket", … for a file that is neither regular, a folder
+    /// nor a symlink; nil for those.
+    static func specialKind(_ mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFIFO: "a FIFO"
+        case S_IFSOCK: "a socket"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        default: nil
         }
     }
 

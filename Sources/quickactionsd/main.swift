@@ -6,7 +6,8 @@ import QuickActionsModel
 /// quickactionsd: the per-user quick-actions broker on D-Bus.
 let usage = """
     Usage: quickactionsd [--session | --system | --address ADDR] [--plugins DIR]...
-                         [--state-dir DIR] [--timeout-ms N] [--replace] [--verbose]
+                         [--state-dir DIR] [--timeout-ms N] [--forget-unseen-days N]
+                         [--replace] [--verbose]
 
     Serves org.quickactions.Broker1: lists the quick actions of the plugin
     bundles it finds and performs them by loading the plugin on first use.
@@ -22,6 +23,11 @@ let usage = """
       --state-dir DIR    where dynamic items are kept
                          (default: $XDG_STATE_HOME/quickactions, ~/.local/state/quickactions)
       --timeout-ms N     default Perform timeout, 1 to 600000 (default 20000)
+      --forget-unseen-days N
+                         remove the stored dynamic items of an app no broker has
+                         seen for more than N days, 0 to 36500; 0 keeps them for
+                         ever (default 30). A missing bundle never removes them
+                         sooner; `quickactions forget APP` does so at once
       --replace          take the name from a running broker
       --verbose          log every call
       --help, --version
@@ -39,6 +45,7 @@ func parse(_ arguments: [String], environment: [String: String]) throws -> Broke
     var plugins: [String] = []
     var stateDirectory: String?
     var timeout: UInt32 = 20_000
+    var forgetDays = BrokerConfiguration.defaultForgetUnseenDays
     var replace = false
     var verbose = false
     var index = 0
@@ -65,6 +72,14 @@ func parse(_ arguments: [String], environment: [String: String]) throws -> Broke
                 throw UsageError(description: "--timeout-ms \"\(text)\": give a whole number from 1 to 600000")
             }
             timeout = number
+        case "--forget-unseen-days":
+            let text = try value(argument)
+            let range = BrokerConfiguration.forgetUnseenDaysRange
+            guard let number = Int(text), range.contains(number) else {
+                throw UsageError(description: "--forget-unseen-days \"\(text.prefix(40))\": give a whole number from "
+                    + "\(range.lowerBound) (never) to \(range.upperBound)")
+            }
+            forgetDays = number
         case "--replace": replace = true
         case "--verbose": verbose = true
         default:
@@ -75,7 +90,8 @@ func parse(_ arguments: [String], environment: [String: String]) throws -> Broke
     let state = try StateDirectory.resolve(override: stateDirectory, environment: environment)
     return BrokerConfiguration(
         bus: bus ?? defaultBus(environment), pluginDirectories: PluginDirectories.resolve(plugins: plugins, environment: environment),
-        stateDirectory: state, defaultTimeoutMilliseconds: timeout, replace: replace, verbose: verbose)
+        stateDirectory: state, defaultTimeoutMilliseconds: timeout, replace: replace, verbose: verbose,
+        forgetUnseenDays: forgetDays, pluginDirectoriesChosen: PluginDirectories.areChosen(plugins: plugins, environment: environment))
 }
 
 /// The session bus, or the bus that started us by D-Bus activation.

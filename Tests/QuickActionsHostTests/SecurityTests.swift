@@ -40,7 +40,50 @@ import Testing
                 try chmod(bundle.library, 0o755)
                 return bundle.library.path
             }, reason: "is not a regular file"),
+        // Nothing here may block: a FIFO's open would wait for a writer for ever.
+        RefusalCase(
+            name: "library is a FIFO",
+            prepare: { bundle in
+                try FileManager.default.removeItem(at: bundle.library)
+                guard mkfifo(bundle.library.path, 0o644) == 0 else { throw POSIXError(.EIO) }
+                return bundle.library.path
+            }, reason: "is not a regular file but a FIFO"),
+        RefusalCase(
+            name: "library is a socket",
+            prepare: { bundle in
+                try FileManager.default.removeItem(at: bundle.library)
+                try bindSocket(at: bundle.library.path)
+                return bundle.library.path
+            }, reason: "is not a regular file but a socket"),
+        RefusalCase(
+            name: "library is a character device",
+            prepare: { bundle in
+                try FileManager.default.removeItem(at: bundle.library)
+                // /dev/null's numbers; making a device node needs root, which the tests run as.
+                guard mknod(bundle.library.path, S_IFCHR | 0o644, dev_t((1 << 8) | 3)) == 0 else {
+                    throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+                }
+                return bundle.library.path
+            }, reason: "is not a regular file but a character device"),
     ]
+
+    /// Leaves a Unix socket file at `path`.
+    static func bindSocket(at path: String) throws {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(.EIO) }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { throw POSIXError(.ENAMETOOLONG) }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    }
 
     @Test(arguments: refusals)
     func refusedBeforeAnyCodeRuns(_ refusal: RefusalCase) throws {

@@ -161,7 +161,7 @@ import Testing
         #expect(DynamicItemStore(directory: directory.url).load(Self.music).items == Self.newList)
     }
 
-    @Test func removeStoredAppIDsAndPrune() throws {
+    @Test func removeStoredAppIDsAndStaleTemporaryFiles() throws {
         let directory = try TemporaryDirectory()
         let store = DynamicItemStore(directory: directory.url)
         let gone = try AppID("org.example.gone")
@@ -173,16 +173,28 @@ import Testing
         let staleTemporary = try directory.write("x", to: ".org.example.gone.items.tmp-999999999")
         #expect(try store.storedAppIDs() == [Self.maps, Self.music, gone])
 
-        #expect(try store.prune(keeping: [Self.music, Self.maps]) == [gone])
-        #expect(try store.storedAppIDs() == [Self.maps, Self.music])
-        #expect(store.load(gone).items.isEmpty)
+        try store.removeStaleTemporaryFiles()
+        #expect(try store.storedAppIDs() == [Self.maps, Self.music, gone], "cleaning up never removes a stored list")
         #expect(!FileManager.default.fileExists(atPath: staleTemporary.path), "a dead writer's temporary file is removed")
+        try store.remove(gone)
+        #expect(store.load(gone).items.isEmpty)
 
         try store.remove(Self.maps)
         try store.remove(Self.maps)  // removing twice is fine
         #expect(try store.storedAppIDs() == [Self.music])
         #expect(DynamicItemStore(directory: directory.url).load(Self.maps).items.isEmpty)
         #expect(try DynamicItemStore(directory: directory.url.appendingPathComponent("missing")).storedAppIDs() == [])
+    }
+
+    /// A FIFO where the store writes its temporary file would block a plain open for ever.
+    @Test func aFIFOAtTheTemporaryPathNeitherBlocksNorStopsTheSave() throws {
+        let directory = try TemporaryDirectory()
+        let store = DynamicItemStore(directory: directory.url)
+        let temporary = directory.url.appendingPathComponent(".\(Self.music.rawValue).items.tmp-\(getpid())")
+        #expect(mkfifo(temporary.path, 0o600) == 0)
+        try store.save(Self.newList, for: Self.music)
+        #expect(DynamicItemStore(directory: directory.url).load(Self.music).items == Self.newList)
+        #expect(!FileManager.default.fileExists(atPath: temporary.path))
     }
 
     @Test func concurrentSavesAndLoadsNeverSeeAMix() throws {

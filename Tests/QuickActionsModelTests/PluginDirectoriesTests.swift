@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 @testable import QuickActionsModel
 
@@ -58,5 +59,45 @@ import Testing
         try BundleFixtures.writeBundle("a", in: directory, plist: a)
         let scan = PluginDirectories.scan([directory.url])
         #expect(scan.bundles.map(\.manifest.displayName) == ["A"])
+    }
+}
+
+/// A plugin directory that cannot be listed is reported, never taken as empty.
+@Suite struct PluginDirectoryListingTests {
+    @Test(arguments: ["missing", "file", "fifo"])
+    func aDirectoryThatCannotBeListedIsUnlistedNotEmpty(_ kind: String) throws {
+        let directory = try TemporaryDirectory()
+        let target = directory.url.appendingPathComponent("plugins")
+        switch kind {
+        case "file": try directory.write("x", to: "plugins")
+        case "fifo": #expect(mkfifo(target.path, 0o600) == 0)
+        default: break
+        }
+        try BundleFixtures.writeBundle("App", in: directory, plist: BundleFixtures.minimal(id: "com.example.app"), under: "other")
+        let scan = PluginDirectories.scan([target, directory.url.appendingPathComponent("other")])
+        #expect(scan.bundles.map(\.appID.rawValue) == ["com.example.app"])
+        #expect(scan.unlisted.map(\.directory.path) == [target.path])
+        #expect(scan.unlisted.first?.missing == (kind == "missing"))
+        #expect(scan.unlisted.first?.reason == (kind == "missing" ? "No such file or directory" : "not a folder"))
+        #expect(!scan.isComplete)
+        var diagnostics: [Diagnostic] = []
+        #expect(PluginDirectories.bundleFolders(in: target, diagnostics: &diagnostics).isEmpty)
+        #expect(diagnostics.count == (kind == "missing" ? 0 : 1))
+    }
+
+    @Test func aBundleWhoseInfoPlistCannotBeReadMakesTheScanIncomplete() throws {
+        let directory = try TemporaryDirectory()
+        try BundleFixtures.writeBundle("Good", in: directory, plist: BundleFixtures.minimal(id: "com.example.good"))
+        _ = try directory.makeFolder("Loop")
+        try FileManager.default.createSymbolicLink(
+            atPath: directory.url.appendingPathComponent("Loop/Info.plist").path, withDestinationPath: "Info.plist")
+        try directory.write("broken", to: "Broken/Info.plist")
+        _ = try directory.makeFolder("Empty")
+        let scan = PluginDirectories.scan([directory.url])
+        #expect(scan.bundles.map(\.appID.rawValue) == ["com.example.good"])
+        #expect(scan.unreadableBundles.map(\.lastPathComponent) == ["Loop"],
+                "a broken or missing Info.plist is a bad bundle, not an unknown one")
+        #expect(scan.unlisted.isEmpty)
+        #expect(!scan.isComplete)
     }
 }

@@ -52,6 +52,12 @@ import Testing
             try FileManager.default.createSymbolicLink(at: library, withDestinationURL: real)
             return library.path
         }, reason: "is a symlink", initLogs: "c-plugin: init", fixable: false),
+        // Issue 13: nothing put where the library belongs can make a load wait.
+        Refusal(description: "library is a FIFO", bundle: Apps.c, prepare: { _, library in
+            try FileManager.default.removeItem(at: library)
+            guard mkfifo(library.path, 0o644) == 0 else { throw TestSupportError("mkfifo \(library.path) failed") }
+            return library.path
+        }, reason: "is not a regular file but a FIFO", initLogs: "c-plugin: init", fixable: false),
         Refusal(description: "ABI major version 2",
                 bundle: TestBundle(appID: "org.example.c", library: "QATestABIMajor2", name: "Future",
                                    items: [TestBundle.item("succeed", "Succeed")]),

@@ -67,6 +67,15 @@ public final class BrokerClient: Sendable {
         return try PerformResult(decoding: reply)
     }
 
+    /// `ForgetApplication(app_id)`: how many stored items were removed.
+    public func forget(app: String) async throws(CLIError) -> UInt32 {
+        let reply = try await call(BrokerAPI.Member.forgetApplication, [.string(app)], what: "ForgetApplication of '\(app)'")
+        guard case .uint32(let removed)? = reply.first else {
+            throw .failed("the broker answered ForgetApplication of '\(app)' with \(reply), not a count")
+        }
+        return removed
+    }
+
     /// Subscribes to the broker's signals (ItemsChanged, ApplicationsChanged);
     /// `handler` runs on the connection's loop thread.
     public func subscribeToChanges(

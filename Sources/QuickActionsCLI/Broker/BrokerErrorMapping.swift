@@ -47,6 +47,8 @@ public enum BrokerErrorMapping {
             return .pluginFailed(message)
         case BrokerAPI.ErrorNames.timeout.rawValue:
             return .pluginFailed(message)
+        case BrokerAPI.ErrorNames.applicationInstalled.rawValue:
+            return .failed(message)
         case ErrorName.invalidArgs.rawValue:
             return .usage(UsageError("the broker rejected \(what): \(message)"))
         case _ where notRunning.contains(name):

@@ -8,10 +8,14 @@ public enum BundleReader {
         public var bundle: PluginBundle?
         /// Warnings about skipped items and tables, and the error that failed the bundle.
         public var diagnostics: [Diagnostic]
+        /// True when `Info.plist` exists but could not be read for a system reason (EMFILE,
+        /// EIO, …): the folder may well hold a good bundle.
+        public var systemFailure: Bool
 
-        public init(bundle: PluginBundle?, diagnostics: [Diagnostic]) {
+        public init(bundle: PluginBundle?, diagnostics: [Diagnostic], systemFailure: Bool = false) {
             self.bundle = bundle
             self.diagnostics = diagnostics
+            self.systemFailure = systemFailure
         }
     }
 
@@ -24,12 +28,14 @@ public enum BundleReader {
         let infoPlistPath = url.appendingPathComponent("Info.plist").path
         let parsed: (manifest: BundleManifest, diagnostics: [Diagnostic])
         let infoPlistIdentity: FileIdentity
+        var systemFailure = false
         do {
-            let (data, identity) = try readFile(infoPlistPath, limit: BundleManifest.maximumInfoPlistSize)
+            let (data, identity) = try readFile(infoPlistPath, limit: BundleManifest.maximumInfoPlistSize,
+                                                systemFailure: &systemFailure)
             parsed = try BundleManifest.parse(infoPlist: data, path: infoPlistPath)
             infoPlistIdentity = identity
         } catch {
-            return Outcome(bundle: nil, diagnostics: [error.diagnostic])
+            return Outcome(bundle: nil, diagnostics: [error.diagnostic], systemFailure: systemFailure)
         }
         var diagnostics = parsed.diagnostics
         let executablePath = url.appendingPathComponent(parsed.manifest.executable).path
@@ -68,7 +74,8 @@ public enum BundleReader {
             let path = url.appendingPathComponent(name).appendingPathComponent("InfoPlist.strings").path
             guard FileManager.default.fileExists(atPath: path) else { continue }
             do {
-                let (data, _) = try readFile(path, limit: StringsTable.maximumSize)
+                var ignored = false
+                let (data, _) = try readFile(path, limit: StringsTable.maximumSize, systemFailure: &ignored)
                 tables[language] = try StringsTable.parse(data)
             } catch let error as BundleError {
                 diagnostics.append(Diagnostic(file: path, reason: "\(error.reason); table ignored", severity: .warning))
@@ -80,11 +87,13 @@ public enum BundleReader {
     }
 
     /// Reads a whole regular file of at most `limit` bytes, with the identity of what was read.
-    private static func readFile(_ path: String, limit: Int) throws(BundleError) -> (Data, FileIdentity) {
+    /// `systemFailure` is set when the file exists but a system call on it failed (EMFILE, EIO, …).
+    private static func readFile(_ path: String, limit: Int, systemFailure: inout Bool) throws(BundleError) -> (Data, FileIdentity) {
         let contents: RegularFile.Contents?
         do {
             contents = try RegularFile.contents(of: path, limit: limit, followSymlinks: true)
         } catch {
+            if case .system = error { systemFailure = true }
             if case .tooLarge(let bytes) = error { throw .tooLarge(path: path, bytes: bytes) }
             throw .unreadable(path: path, reason: error.reason)
         }

@@ -153,22 +153,16 @@ public final class DynamicItemStore: Sendable {
         }.sorted()
     }
 
-    /// Removes the files of every app not in `keeping` (apps whose bundle is gone), and
-    /// temporary files left by writers that are no longer running.
-    /// - Returns: the apps whose items were removed.
-    @discardableResult
-    public func prune(keeping: Set<AppID>) throws(StoreError) -> [AppID] {
-        let removed = try storedAppIDs().filter { !keeping.contains($0) }
-        for appID in removed {
-            try remove(appID)
-        }
+    /// Removes the temporary files left by writers that are no longer running. Stored lists are
+    /// never touched: an app's list goes only through `remove` (see `LastSeenRecords` for the
+    /// rule that decides when).
+    public func removeStaleTemporaryFiles() throws(StoreError) {
         for name in try fileNames() {
             guard let pid = Self.writerPID(ofTemporaryFile: name), pid != getpid(), kill(pid, 0) == -1,
                 currentErrno() == ESRCH
             else { continue }
             _ = try? StateFileSystem.removeFile(directory.appendingPathComponent(name).path)
         }
-        return removed
     }
 
     /// Writes `bytes` to the app's temporary file, fsynced, without renaming it: the first
@@ -178,6 +172,11 @@ public final class DynamicItemStore: Sendable {
         try ensureDirectory()
         let path = temporaryPath(for: appID)
         do {
+            try StateFileSystem.writeSynced(bytes, to: path)
+        } catch where [ENXIO, EINVAL, ELOOP].contains(error.errno) {
+            // Something other than a file where only this process writes (a FIFO, a symlink):
+            // remove it, once, and write a file.
+            try StateFileSystem.removeFile(path)
             try StateFileSystem.writeSynced(bytes, to: path)
         } catch where error.errno == ENOENT {
             // The directory vanished since it was made: make it again, once.

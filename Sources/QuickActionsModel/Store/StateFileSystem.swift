@@ -22,11 +22,17 @@ enum StateFileSystem {
     }
 
     /// Writes `bytes` to a new file at `path` (mode 0600, replacing a stale one) and fsyncs it.
+    /// Opened `O_NONBLOCK | O_NOFOLLOW`: a FIFO left at `path` fails at once (ENXIO) instead of
+    /// waiting for a reader; anything but a regular file is refused (EINVAL) before a byte is
+    /// written.
     static func writeSynced(_ bytes: [UInt8], to path: String) throws(SystemCallError) {
         let descriptor = try systemCall("open", path) {
-            open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0o600)
         }
         defer { close(descriptor) }
+        var status = stat()
+        try systemCall("fstat", path) { fstat(descriptor, &status) }
+        if status.st_mode & S_IFMT != S_IFREG { throw SystemCallError(call: "open", path: path, errno: EINVAL) }
         var written = 0
         while written < bytes.count {
             written += try systemCall("write", path) {

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import QuickActionsHost
 import QuickActionsModel
 import QuickActionsTestSupport
@@ -122,6 +123,42 @@ import Testing
             #expect(seen, "lists: \(session.recorder.lists)")
             let result = await session.outcome(try session.dynamicItem("FavoriteAction"))
             #expect(result?.message == "FavoriteAction triggered for Liam Fischer")
+        }
+    }
+
+    /// Issue 13: the file watcher's reading never replaces what a perform changed. Every perform
+    /// writes the file (the watcher then reloads it while the next perform runs), and a thread
+    /// keeps provoking more reloads (open for writing, close, no byte changed). A reading that
+    /// lands after a perform's write would undo that change in memory, so a later perform would
+    /// write it away and the favorites on disk would end wrong. No timing: the check is the end
+    /// state, which a correct plugin always reaches.
+    @Test func aReloadRacingPerformsNeverUndoesTheirChanges() async throws {
+        try await withContacts { session in
+            let file = session.dataDirectory.appendingPathComponent("contacts.json")
+            let stop = Locked(false)
+            let provoker = Thread {
+                while !stop.withLock({ $0 }) {
+                    let fd = open(file.path, O_WRONLY | O_CLOEXEC)
+                    if fd >= 0 { close(fd) }
+                }
+            }
+            provoker.start()
+            defer { stop.withLock { $0 = true } }
+            var favorite = ["Mia Schneider": true, "Noah Becker": false, "Emma Wagner": true, "Liam Fischer": false]
+            let order = ["Mia Schneider", "Noah Becker", "Emma Wagner", "Liam Fischer"]
+            let search = try session.staticItem("SearchAction")
+            for round in 0..<600 {
+                let name = order[round % order.count]
+                let value = !(favorite[name] ?? false)
+                let result = await session.outcome(search, arguments: ["contact": .string(name), "favorite": .bool(value)])
+                #expect(result?.success == true, "round \(round): \(String(describing: result))")
+                favorite[name] = value
+            }
+            stop.withLock { $0 = true }
+            let expected = order.filter { favorite[$0] == true }
+            #expect(try favoritesOnDisk(session) == expected)
+            let published = await eventually { session.recorder.lists.last?.map(\.title) == expected }
+            #expect(published, "last list \(String(describing: session.recorder.lists.last?.map(\.title))), expected \(expected)")
         }
     }
 

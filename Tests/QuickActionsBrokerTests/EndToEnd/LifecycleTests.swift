@@ -68,16 +68,22 @@ import Testing
         try edited.write(into: harness.pluginDirectory)
         #expect(await eventually { (try? await Self.items(harness).first?.string("title")) == "Hello again" })
 
-        // A removed app disappears, with its stored items.
+        // A removed app disappears from the API; its stored items stay on disk
+        // (issue 13: only the retention rule or ForgetApplication removes them).
         _ = try BusctlReply(try await harness.call("Perform", "ssa{sv}", ["org.example.swift", "echo-items", "0"]))
         let stored = harness.stateDirectory.appendingPathComponent("org.example.swift.items")
         #expect(FileManager.default.fileExists(atPath: stored.path))
         try FileManager.default.removeItem(at: harness.pluginDirectory.appendingPathComponent("org.example.swift.bundle"))
         #expect(await next("InterfacesRemoved"))
         #expect(try await Self.appIDs(harness) == ["org.example.c"])
-        #expect(!FileManager.default.fileExists(atPath: stored.path))
+        let bytes = try Data(contentsOf: stored)
         let gone = try await harness.call("GetItems", "sa{sv}", ["org.example.swift", "0"])
         #expect(gone.status != 0)
+        try edited.write(into: harness.pluginDirectory)
+        #expect(await eventually { (try? await Self.appIDs(harness)) == ["org.example.c", "org.example.swift"] })
+        let dynamic = try await Self.items(harness).filter { $0.string("origin") == "dynamic" }
+        #expect(dynamic.map { $0.string("type") } == ["echo-items", "arguments"], "the stored items come back with the bundle")
+        #expect(try Data(contentsOf: stored) == bytes)
         rootSignals.cancel()
     }
 

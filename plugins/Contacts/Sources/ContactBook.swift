@@ -3,9 +3,12 @@ import Foundation
 /// The address book, kept as JSON in `contacts.json` in the plugin's data directory and created
 /// with ``Contact/samples`` on first run.
 ///
-/// The plugin's callbacks and the file watcher use it from different queues.
+/// The plugin's callbacks and the file watcher use it from different queues. Every read of the
+/// file and every write happens under one lock, and each change of the contacts in memory gets
+/// the next `generation`: so a reading that started before a perform's write can never replace
+/// what that perform wrote, and ``FavoriteShortcuts`` can tell an older state from a newer one.
 final class ContactBook: @unchecked Sendable {
-    // @unchecked: `contacts` is only read or written while holding `lock`.
+    // @unchecked: `contacts` and `generation` are only read or written while holding `lock`.
 
     /// The file's name in the data directory.
     static let fileName = "contacts.json"
@@ -16,6 +19,13 @@ final class ContactBook: @unchecked Sendable {
     let file: URL
     private let lock = NSLock()
     private var contacts: [Contact]
+    private var generation: UInt64 = 0
+
+    /// The contacts at one moment, numbered: a higher generation is a later state.
+    struct Snapshot {
+        var generation: UInt64
+        var favorites: [Contact]
+    }
 
     /// Opens the book in `folder`, writing the sample contacts first if there is no file yet.
     /// - Throws: ``ContactsError`` when the file exists but cannot be read, or cannot be created.
@@ -39,11 +49,20 @@ final class ContactBook: @unchecked Sendable {
         all.filter(\.favorite)
     }
 
-    /// Reads the file again (after it changed on disk).
+    /// The favorites now, with their generation.
+    var snapshot: Snapshot {
+        lock.withLock { Snapshot(generation: generation, favorites: contacts.filter(\.favorite)) }
+    }
+
+    /// Reads the file again (after it changed on disk). The read holds the lock, so it sees the
+    /// file either before or after a perform's write, never a write landing between the read
+    /// and the update of the contacts in memory.
     /// - Throws: ``ContactsError/unreadable(path:reason:)``; the contacts in memory then stay.
     func reload() throws(ContactsError) {
-        let read = try Self.read(file)
-        lock.withLock { contacts = read }
+        lock.lock()
+        defer { lock.unlock() }
+        contacts = try Self.read(file)
+        generation += 1
     }
 
     /// Sets the favorite flag of the contact `change` names and saves the file.
@@ -59,6 +78,7 @@ final class ContactBook: @unchecked Sendable {
         updated[index].favorite = change.favorite
         try Self.write(updated, to: file)
         contacts = updated
+        generation += 1
     }
 
     /// The file's layout: a format version and the contacts.

@@ -27,7 +27,7 @@ final class ContactsPlugin: QuickActionsPlugin {
         let shortcuts = FavoriteShortcuts(host: host)
         self.book = book
         self.shortcuts = shortcuts
-        shortcuts.publish(book.favorites, always: true)
+        shortcuts.publish(book.snapshot, always: true)
         do {
             watcher = try DataFileWatcher(
                 folder: folder, fileName: ContactBook.fileName,
@@ -35,7 +35,7 @@ final class ContactsPlugin: QuickActionsPlugin {
             ) {
                 do {
                     try book.reload()
-                    shortcuts.publish(book.favorites)
+                    shortcuts.publish(book.snapshot)
                 } catch {
                     host.log("\(error); keeping the contacts read before", level: .warning)
                 }
@@ -52,7 +52,7 @@ final class ContactsPlugin: QuickActionsPlugin {
             }
             if let change = try FavoriteChange.requested(by: action) {
                 try book.apply(change)
-                shortcuts.publish(book.favorites)
+                shortcuts.publish(book.snapshot)
             }
             var message = "\(type.rawValue) triggered"
             if case .string(let name)? = action.item.userInfo[ContactsActionType.nameKey] {
@@ -70,7 +70,7 @@ final class ContactsPlugin: QuickActionsPlugin {
         } catch {
             host.log("\(error); publishing the contacts read before", level: .warning)
         }
-        shortcuts.publish(book.favorites, always: true)
+        shortcuts.publish(book.snapshot, always: true)
     }
 }
 

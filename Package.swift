@@ -74,7 +74,10 @@ var package = Package(
         // MARK: Broker and executables
         .target(
             name: "QuickActionsBroker",
-            dependencies: ["DBus", "QuickActionsAPI", "QuickActionsHostProtocol", "QuickActionsModel", "QuickActionsHost", "Locking"],
+            dependencies: [
+                "DBus", "QuickActionsAPI", "QuickActionsHostProtocol", "QuickActionsModel", "QuickActionsHost",
+                "CQuickActionsHostSupport", "Locking",
+            ],
             swiftSettings: strict
         ),
         .executableTarget(name: "quickactionsd", dependencies: ["QuickActionsBroker"], swiftSettings: strict),

@@ -99,7 +99,7 @@ extension Broker {
             Property("Icon", type: .string, get: { .string(try current().icon) }),
             Property("Version", type: .string, get: { .string(try current().version) }),
             Property("Loaded", type: .boolean, get: { [weak self] in
-                .boolean(self?.slots.withLock { $0[id]?.plugin } != nil)
+                .boolean(self?.slots.withLock { $0[id] }?.executor.isLoaded == true)
             }),
             Property("Items", type: .array(Self.itemType), get: {
                 .array(Self.itemType, try current().items(locale: locale))

@@ -95,6 +95,12 @@ var package = Package(
             cSettings: [.unsafeFlags(libdbusIncludeFlags)],
             linkerSettings: [.linkedLibrary("dbus-1")]
         ),
+        // The floor of an isolated broker: a relay that forwards each Perform to a host process.
+        .executableTarget(
+            name: "qa-bench-relay",
+            cSettings: [.unsafeFlags(libdbusIncludeFlags)],
+            linkerSettings: [.linkedLibrary("dbus-1")]
+        ),
         .executableTarget(
             name: "quickactions-bench", dependencies: ["DBus", "QuickActionsBroker", "QuickActionsTestSupport", "Locking"],
             swiftSettings: strict),
@@ -103,7 +109,7 @@ var package = Package(
         .target(name: "QuickActionsTestSupport", swiftSettings: strict),
         .testTarget(
             name: "DBusTests",
-            dependencies: ["DBus", "QuickActionsTestSupport"],
+            dependencies: ["DBus", "QuickActionsTestSupport", "Locking"],
             exclude: ["Conformance/roundtrip.py"],
             swiftSettings: strict
         ),
@@ -113,7 +119,7 @@ var package = Package(
         .testTarget(name: "QuickActionsModelTests", dependencies: ["QuickActionsModel", "Locking"], swiftSettings: strict),
         .testTarget(
             name: "QuickActionsBrokerTests",
-            dependencies: ["QuickActionsBroker", "QuickActionsAPI", "QuickActionsTestSupport", "DBus"],
+            dependencies: ["QuickActionsBroker", "QuickActionsAPI", "QuickActionsHostProtocol", "QuickActionsTestSupport", "DBus"],
             exclude: ["Scripts"],
             swiftSettings: strict
         ),

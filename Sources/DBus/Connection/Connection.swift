@@ -160,17 +160,15 @@ public final class Connection: @unchecked Sendable {
             return
         }
         // A shared loop goes on serving the others: finish on its thread, between dispatches,
-        // where it cannot race with the loop's own dispatching of this connection.
+        // where it cannot race with the loop's own dispatching of this connection. From the
+        // loop thread (a handler: never deinit, which takes its own path there) that is after
+        // this message, and the connection stays alive until then.
         if loop.isLoopThread {
-            dbus_connection_ref(handle.raw)
-            let queued = loop.enqueue {
+            let queued = loop.enqueue { [self] in
                 Self.finish(handle, loop: loop)
-                dbus_connection_unref(handle.raw)
+                withExtendedLifetime(self) {}
             }
-            if !queued {
-                Self.finish(handle, loop: loop)
-                dbus_connection_unref(handle.raw)
-            }
+            if !queued { Self.finish(handle, loop: loop) }
             return
         }
         let done = DispatchSemaphore(value: 0)
@@ -184,12 +182,13 @@ public final class Connection: @unchecked Sendable {
         }
     }
 
-    /// libdbus runs the final notifications (pending calls failing) here; then the filter
-    /// and the loop's callbacks go. Runs where nothing else dispatches `raw`.
+    /// The filter goes first (so no handler runs on a connection being closed, perhaps from
+    /// its deinit), then libdbus runs the final notifications (pending calls failing), then
+    /// the loop's callbacks go. Runs where nothing else dispatches `raw`.
     private static func finish(_ handle: RawConnection, loop: MainLoop) {
+        dbus_connection_remove_filter(handle.raw, filterFunction, handle.filter)
         dbus_connection_close(handle.raw)
         while dbus_connection_dispatch(handle.raw) == DBUS_DISPATCH_DATA_REMAINS {}
-        dbus_connection_remove_filter(handle.raw, filterFunction, handle.filter)
         loop.detach(connection: handle.raw)
     }
 

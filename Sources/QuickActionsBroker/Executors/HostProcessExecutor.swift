@@ -176,6 +176,7 @@ final class HostProcessExecutor: PluginExecutor {
     /// A Perform the host did not answer: its connection went away (the host is ending; the
     /// answer waits until how it ended is known) or the call itself failed.
     private func failedCall(_ error: DBusError, generation: Int, completion: @escaping @Sendable (ExecutionResult) -> Void) {
+        broker.log(.debug, "DEBUG failedCall \(error)")
         let lost = error.name == .disconnected || error.name == .noReply
         let failNow = state.withLock { state -> Bool in
             guard lost, state.generation == generation else { return true }
@@ -337,6 +338,7 @@ final class HostProcessExecutor: PluginExecutor {
     // MARK: Ending
 
     private func disconnected(generation: Int) {
+        broker.log(.debug, "DEBUG disconnected \(generation)")
         // The host closed its connection: it is ending (exited() follows with how), or it is
         // broken; either way it gets no more calls, and it gets a few seconds to end.
         let pid = state.withLock { state -> pid_t? in
@@ -357,6 +359,7 @@ final class HostProcessExecutor: PluginExecutor {
 
     /// The host process ended (from its waitpid thread).
     func exited(pid: pid_t, _ exit: HostExit) {
+        broker.log(.debug, "DEBUG exited \(pid)")
         let outcome = state.withLock { state -> (expected: Bool, orphaned: [@Sendable (ExecutionResult) -> Void], waiting: [Waiting], connection: Connection?, onEnd: [@Sendable () -> Void], restart: Bool)? in
             let expected: Bool
             let connection: Connection?

@@ -51,6 +51,7 @@ import Testing
             }
         }
         #expect(!queued)
-        #expect(!ran.load(ordering: .acquiring))
+        let didRun = ran.load(ordering: .acquiring)
+        #expect(!didRun)
     }
 }

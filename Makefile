@@ -9,11 +9,14 @@ build: deps
 	$(SWIFT) build
 
 # Every test: unit, bus and end-to-end. Each starts its own private
-# dbus-daemon (dbus/test-bus.conf) and never touches the session bus.
+# dbus-daemon (dbus/test-bus.conf) and never touches the session bus. Then
+# the fuzz smoke run, and every test again under AddressSanitizer and
+# ThreadSanitizer (issue 13): what .ci/run runs on every landing.
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(MAKE) fuzz-smoke
+	$(MAKE) sanitizers
 
 # The main job on an embedded default (see README.md).
 .PHONY: demo
@@ -63,9 +66,13 @@ uninstall-plugins:
 #   make uninstall ...                     with the same PREFIX and DESTDIR:
 #                                          removes exactly what install put there
 #
-# install writes $(DESTDIR)$(PREFIX)/share/quickactions/install-manifest.txt,
-# the list of every file it installed and every folder it created; uninstall
-# removes exactly those (folders only when empty).
+# install writes a manifest, the list of every file it installed and every
+# folder it created; uninstall removes exactly those (folders only when
+# empty). A live install keeps it in $(PREFIX)/share/quickactions; a staged
+# one (DESTDIR) in the build tree, $(RELEASE_SCRATCH)/staged-installs, so
+# that the staged tree is the payload alone. Executables and plugins are
+# stripped (STRIP= keeps their symbols) and find the Swift runtime that
+# install copies into $(PREFIX)/lib/quickactions/swift.
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR ?= $(PREFIX)/bin
@@ -83,6 +90,8 @@ SYSTEMD_USER_UNIT_DIR ?= $(PREFIX)/lib/systemd/user
 endif
 PLUGIN_DIR ?= $(DATADIR)/quickactions/plugins
 MANIFEST ?= $(DATADIR)/quickactions/install-manifest.txt
+SWIFT_RUNTIME_DIR ?= $(PREFIX)/lib/quickactions/swift
+STRIP ?= strip
 # What there is to install follows the source tree: the bundle assembler,
 # the CLI's completion scripts and the example plugins are installed when
 # their sources are there.
@@ -95,6 +104,8 @@ INSTALL_EXAMPLES ?= $(if $(wildcard plugins/*/Bundle/Info.plist),yes,no)
 # lock (InstallTests run it from inside `swift test`), and a release build
 # never throws away the debug build's products.
 RELEASE_SCRATCH ?= .build-release
+# The manifest's own file (see above): one per DESTDIR and PREFIX when staged.
+MANIFEST_FILE ?= $(if $(DESTDIR),$(abspath $(RELEASE_SCRATCH))/staged-installs/$(shell printf '%s' '$(abspath $(DESTDIR))$(PREFIX)' | cksum | cut -d' ' -f1).txt,$(MANIFEST))
 # Set PRODUCTS to a folder of already-built executables to install those
 # instead of building in release mode (InstallTests pass the debug products
 # that `swift test` has just built, so no build nests inside the test run).
@@ -113,12 +124,13 @@ install: install-build
 	@PREFIX='$(PREFIX)' DESTDIR='$(DESTDIR)' BINDIR='$(BINDIR)' DATADIR='$(DATADIR)' MANDIR='$(MANDIR)' \
 	INCLUDEDIR='$(INCLUDEDIR)' DBUS_SERVICES_DIR='$(DBUS_SERVICES_DIR)' \
 	DBUS_INTERFACES_DIR='$(DBUS_INTERFACES_DIR)' SYSTEMD_USER_UNIT_DIR='$(SYSTEMD_USER_UNIT_DIR)' \
-	PLUGIN_DIR='$(PLUGIN_DIR)' MANIFEST='$(MANIFEST)' PRODUCTS='$(INSTALL_PRODUCTS)' \
+	PLUGIN_DIR='$(PLUGIN_DIR)' MANIFEST='$(MANIFEST)' MANIFEST_FILE='$(MANIFEST_FILE)' \
+	SWIFT_RUNTIME_DIR='$(SWIFT_RUNTIME_DIR)' STRIP='$(STRIP)' PRODUCTS='$(INSTALL_PRODUCTS)' \
 	BINARIES='$(INSTALL_BINARIES)' COMPLETIONS='$(INSTALL_COMPLETIONS)' EXAMPLES='$(INSTALL_EXAMPLES)' \
 	scripts/install.sh
 
 uninstall:
-	@DESTDIR='$(DESTDIR)' MANIFEST='$(MANIFEST)' scripts/uninstall.sh
+	@DESTDIR='$(DESTDIR)' MANIFEST='$(MANIFEST)' MANIFEST_FILE='$(MANIFEST_FILE)' scripts/uninstall.sh
 
 # ─── A new plugin from a template (templates/README.md) ─────────────────
 #   make new-plugin NAME=Greeter ID=com.example.greeter [LANGUAGE=swift|c] [DEST=../Greeter]

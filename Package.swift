@@ -80,7 +80,16 @@ var package = Package(
             ],
             swiftSettings: strict
         ),
-        .executableTarget(name: "quickactionsd", dependencies: ["QuickActionsBroker"], swiftSettings: strict),
+        // MARK: Bridges
+        // Desktop entry actions (issue 15): every app's items on its icon, in every freedesktop desktop.
+        .target(name: "QuickActionsDesktopEntries", dependencies: ["DBus", "QuickActionsAPI", "Locking"], swiftSettings: strict),
+        // The search bridges (issue 16): GNOME Shell, KRunner, dock quicklists; clients of the contract only.
+        .target(name: "QuickActionsSearch", dependencies: ["DBus", "QuickActionsAPI", "Locking"], swiftSettings: strict),
+
+        .executableTarget(
+            name: "quickactionsd",
+            dependencies: ["QuickActionsBroker", "QuickActionsDesktopEntries", "QuickActionsSearch", "DBus", "Locking"],
+            swiftSettings: strict),
         // The launcher CLI's logic (argument parsing, broker client, output), testable as a library.
         .target(name: "QuickActionsCLI", dependencies: ["DBus", "QuickActionsAPI", "Locking"], swiftSettings: strict),
         .executableTarget(name: "quickactions", dependencies: ["QuickActionsCLI"], swiftSettings: strict),
@@ -114,6 +123,10 @@ var package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "QuickActionsSearchTests",
+            dependencies: ["QuickActionsSearch", "QuickActionsAPI", "DBus", "QuickActionsTestSupport"],
+            exclude: ["Scripts", "KRunnerHarness"], swiftSettings: strict),
+        .testTarget(
             name: "QuickActionsAPITests", dependencies: ["QuickActionsAPI", "DBus", "QuickActionsTestSupport"],
             swiftSettings: strict),
         .testTarget(name: "QuickActionsModelTests", dependencies: ["QuickActionsModel", "Locking"], swiftSettings: strict),
@@ -141,6 +154,11 @@ var package = Package(
         .testTarget(name: "DocumentationTests", dependencies: ["QuickActionsTestSupport"], swiftSettings: strict),
         // `make install` / `make uninstall` into a temporary DESTDIR.
         .testTarget(name: "InstallTests", dependencies: ["QuickActionsTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "QuickActionsDesktopEntriesTests",
+            dependencies: ["QuickActionsDesktopEntries", "QuickActionsTestSupport", "DBus"],
+            exclude: ["Scripts"],
+            swiftSettings: strict),
         .testTarget(name: "BenchmarkTests", dependencies: ["QuickActionsTestSupport"], swiftSettings: strict),
     ]
 )
@@ -161,6 +179,7 @@ let testPlugins: [(name: String, folder: String, language: String)] = [
     ("QATestCrashPlugin", "CrashPlugin", "c"),
     ("QATestFast", "Fast", "c"),
     ("QATestChurn", "Churn", "swift"),
+    ("QATestTitles", "Titles", "swift"),
     ("QABenchPlugin", "BenchPlugin", "c"),
 ]
 /// A plugin as a dynamic library product: Swift plugins on the SDK, C plugins on the header alone.

@@ -44,7 +44,9 @@ else
 fi
 
 echo "==> Starting quickactionsd"
-"$bin/quickactionsd" --address "$address" --plugins "$work/plugins" --state-dir "$work/state" 2>"$work/broker.log" &
+# --no-desktop-entries: the demo's apps are temporary; their icons' actions would outlive it.
+"$bin/quickactionsd" --address "$address" --plugins "$work/plugins" --state-dir "$work/state" --no-desktop-entries \
+  2>"$work/broker.log" &
 pids+=($!)
 for _ in $(seq 200); do
   busctl --address="$address" status org.quickactions.Broker1 >/dev/null 2>&1 && break

@@ -7,7 +7,17 @@
 # Paths in the manifest are the installed paths (without DESTDIR), one per
 # line: "f <path>" for a file, "d <path>" for a folder install created. A
 # previous install recorded by a manifest is uninstalled first, so files a new
-# version no longer ships do not linger.
+# version no longer ships do not linger. The manifest is written to
+# $MANIFEST_FILE: for a live install, $MANIFEST in the installed tree; for a
+# staged one (DESTDIR), the Makefile points it into the build tree, so the
+# staged tree holds the payload alone.
+#
+# The executables and the example plugins link the Swift runtime as shared
+# libraries. Those the toolchain provides are copied into $SWIFT_RUNTIME_DIR
+# and every installed file that uses them finds them there ($ORIGIN-relative
+# RUNPATH), so nothing installed needs the toolchain at run time. Not linked
+# statically: Swift plugins the broker loads link the shared runtime, and
+# one process must not hold two Swift runtimes (docs/install.md).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,6 +35,10 @@ DBUS_INTERFACES_DIR=${DBUS_INTERFACES_DIR:-$DATADIR/dbus-1/interfaces}
 SYSTEMD_USER_UNIT_DIR=${SYSTEMD_USER_UNIT_DIR:-$PREFIX/lib/systemd/user}
 PLUGIN_DIR=${PLUGIN_DIR:-$DATADIR/quickactions/plugins}
 MANIFEST=${MANIFEST:-$DATADIR/quickactions/install-manifest.txt}
+MANIFEST_FILE=${MANIFEST_FILE:-$DESTDIR$MANIFEST}
+SWIFT_RUNTIME_DIR=${SWIFT_RUNTIME_DIR:-$PREFIX/lib/quickactions/swift}
+# Strips installed executables and plugins; STRIP= (empty) keeps their symbols.
+STRIP=${STRIP-strip}
 # Executables to install from $PRODUCTS; whether to install the CLI's
 # completion scripts, and the example plugins (assembled from plugins/ and
 # the built libraries in $PRODUCTS by quickactions-bundle).
@@ -38,16 +52,20 @@ fail() {
 }
 
 for variable in PREFIX BINDIR DATADIR MANDIR INCLUDEDIR DBUS_SERVICES_DIR DBUS_INTERFACES_DIR \
-  SYSTEMD_USER_UNIT_DIR PLUGIN_DIR MANIFEST; do
+  SYSTEMD_USER_UNIT_DIR PLUGIN_DIR MANIFEST SWIFT_RUNTIME_DIR; do
   value=${!variable}
   [[ $value == /* ]] || fail "$variable \"$value\" is not an absolute path"
   [[ /$value/ != */../* ]] || fail "$variable \"$value\" contains \"..\""
 done
+command -v patchelf >/dev/null 2>&1 || fail "patchelf is missing (Debian package patchelf): it points the installed files at the Swift runtime installed beside them"
+if [[ -n $STRIP ]]; then
+  command -v "$STRIP" >/dev/null 2>&1 || fail "$STRIP is missing (binutils); give STRIP= to install unstripped"
+fi
 [[ -d $PRODUCTS ]] || fail "PRODUCTS \"$PRODUCTS\" is not a folder of built products (run make install without PRODUCTS to build them)"
 
-if [[ -f $DESTDIR$MANIFEST ]]; then
-  echo "install: removing the previous install recorded in $DESTDIR$MANIFEST" >&2
-  DESTDIR=$DESTDIR MANIFEST=$MANIFEST "$here/uninstall.sh"
+if [[ -f $MANIFEST_FILE ]]; then
+  echo "install: removing the previous install recorded in $MANIFEST_FILE" >&2
+  DESTDIR=$DESTDIR MANIFEST=$MANIFEST MANIFEST_FILE=$MANIFEST_FILE "$here/uninstall.sh"
 fi
 if [[ -n $DESTDIR ]]; then
   mkdir -p -- "$DESTDIR"
@@ -57,23 +75,28 @@ entries=()
 staging=$(mktemp -d "${TMPDIR:-/tmp}/quickactions-install.XXXXXX")
 
 # write_manifest: records every file installed and every folder made so far,
-# including the manifest's own folder. Also run when install fails half-way,
-# so that `make uninstall` can still clean up what it left.
+# including the manifest's own folder when it is in the installed tree. Also
+# run when install fails half-way, so that `make uninstall` can still clean
+# up what it left.
 write_manifest() {
-  make_dir "$(dirname -- "$MANIFEST")"
+  if [[ $MANIFEST_FILE == "$DESTDIR$MANIFEST" ]]; then
+    make_dir "$(dirname -- "$MANIFEST")"
+  else
+    mkdir -p -- "$(dirname -- "$MANIFEST_FILE")"
+  fi
   {
-    echo "# QuickActions install manifest: what \`make install\` put here; \`make uninstall\` removes exactly this."
+    echo "# QuickActions install manifest: what \`make install\` put under ${DESTDIR:-/}; \`make uninstall\` removes exactly this."
     printf '%s\n' "${entries[@]}"
-  } >"$DESTDIR$MANIFEST.tmp"
-  chmod 644 -- "$DESTDIR$MANIFEST.tmp"
-  mv -f -- "$DESTDIR$MANIFEST.tmp" "$DESTDIR$MANIFEST"
+  } >"$MANIFEST_FILE.tmp"
+  chmod 644 -- "$MANIFEST_FILE.tmp"
+  mv -f -- "$MANIFEST_FILE.tmp" "$MANIFEST_FILE"
 }
 finish() {
   local status=$?
   rm -rf -- "$staging"
   if ((status != 0 && ${#entries[@]} > 0)); then
     write_manifest
-    echo "install: failed; what was installed is listed in $DESTDIR$MANIFEST for make uninstall" >&2
+    echo "install: failed; what was installed is listed in $MANIFEST_FILE for make uninstall" >&2
   fi
 }
 trap finish EXIT
@@ -109,9 +132,38 @@ substitute() {
   sed -e '/^#.*@bindir@/d' -e "s|@bindir@|$escaped|g" -- "$1"
 }
 
+# Installed ELF files (installed paths) that need the Swift runtime, and the
+# runtime libraries they load from the toolchain (source paths).
+swift_users=()
+declare -A runtime=()
+
+# note_runtime SOURCE DEST: records DEST (installed from SOURCE) as needing the
+# toolchain's Swift runtime libraries that SOURCE loads, if it loads any.
+note_runtime() {
+  local source=$1 dest=$2 listing core folder path
+  listing=$(LD_LIBRARY_PATH='' ldd -- "$source" 2>&1) || fail "ldd $source failed: $listing"
+  if grep -q 'not found' <<<"$listing"; then
+    fail "$source needs libraries that are not found: $(grep 'not found' <<<"$listing" | tr -s ' \t' ' ')"
+  fi
+  core=$(awk '$1 == "libswiftCore.so" && $2 == "=>" { print $3 }' <<<"$listing")
+  [[ -n $core ]] || return 0
+  folder=$(dirname -- "$core")
+  while IFS= read -r path; do
+    [[ -n $path ]] && runtime[$(basename -- "$path")]=$path
+  done < <(awk -v folder="$folder/" '$2 == "=>" && index($3, folder) == 1 { print $3 }' <<<"$listing")
+  swift_users+=("$dest")
+}
+
+# strip_installed DEST: strips an installed executable or plugin, unless STRIP is empty.
+strip_installed() {
+  [[ -z $STRIP ]] || "$STRIP" --strip-unneeded -- "$DESTDIR$1" || fail "$STRIP $DESTDIR$1 failed"
+}
+
 # Executables.
 for binary in $BINARIES; do
   put 755 "$PRODUCTS/$binary" "$BINDIR/$binary"
+  strip_installed "$BINDIR/$binary"
+  note_runtime "$PRODUCTS/$binary" "$BINDIR/$binary"
 done
 
 # The broker on demand: D-Bus activation and the systemd user unit, both
@@ -120,6 +172,17 @@ substitute "$root/dbus/org.quickactions.Broker1.service.in" >"$staging/org.quick
 put 644 "$staging/org.quickactions.Broker1.service" "$DBUS_SERVICES_DIR/org.quickactions.Broker1.service"
 substitute "$root/dbus/quickactionsd.service.in" >"$staging/quickactionsd.service"
 put 644 "$staging/quickactionsd.service" "$SYSTEMD_USER_UNIT_DIR/quickactionsd.service"
+
+# The search bridges (docs/search.md): D-Bus activation of org.quickactions.Search1 (the same
+# quickactionsd), GNOME Shell's search provider with the desktop entry it names, and KRunner's
+# runner file (the broker also writes that one per user at start).
+substitute "$root/dbus/org.quickactions.Search1.service.in" >"$staging/org.quickactions.Search1.service"
+put 644 "$staging/org.quickactions.Search1.service" "$DBUS_SERVICES_DIR/org.quickactions.Search1.service"
+put 644 "$root/desktop/org.quickactions.Search1.search-provider.ini" \
+  "$DATADIR/gnome-shell/search-providers/org.quickactions.Search1.search-provider.ini"
+substitute "$root/desktop/org.quickactions.QuickActions.desktop.in" >"$staging/org.quickactions.QuickActions.desktop"
+put 644 "$staging/org.quickactions.QuickActions.desktop" "$DATADIR/applications/org.quickactions.QuickActions.desktop"
+put 644 "$root/desktop/org.quickactions.Search1.krunner.desktop" "$DATADIR/krunner/dbusplugins/org.quickactions.Search1.desktop"
 
 # The D-Bus contract, for launcher authors, and the plugin ABI header, for plugin authors.
 for xml in "$root"/dbus/org.quickactions.*.xml; do
@@ -158,8 +221,24 @@ if [[ $EXAMPLES == yes ]]; then
     mode=644
     [[ $file == *.so ]] && mode=755
     put "$mode" "$file" "$PLUGIN_DIR/$relative"
+    if [[ $file == *.so ]]; then
+      strip_installed "$PLUGIN_DIR/$relative"
+      note_runtime "$file" "$PLUGIN_DIR/$relative"
+    fi
   done < <(find "$staging/plugins" -mindepth 2 -type f -print0 | sort -z)
 fi
 
+# The Swift runtime, beside the files that use it; each of those finds it
+# through a RUNPATH relative to its own folder, in place of the toolchain's.
+if ((${#swift_users[@]} > 0)); then
+  for name in $(printf '%s\n' "${!runtime[@]}" | sort); do
+    put 755 "${runtime[$name]}" "$SWIFT_RUNTIME_DIR/$name"
+  done
+  for dest in "${swift_users[@]}"; do
+    relative=$(realpath -m -s --relative-to="$(dirname -- "$dest")" -- "$SWIFT_RUNTIME_DIR")
+    patchelf --set-rpath "\$ORIGIN/$relative" "$DESTDIR$dest" || fail "patchelf could not set the RUNPATH of $DESTDIR$dest"
+  done
+fi
+
 write_manifest
-echo "install: installed $(grep -c '^f ' "$DESTDIR$MANIFEST") files into $DESTDIR$PREFIX; manifest: $DESTDIR$MANIFEST" >&2
+echo "install: installed $(grep -c '^f ' "$MANIFEST_FILE") files into $DESTDIR$PREFIX; manifest: $MANIFEST_FILE" >&2

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Removes exactly what scripts/install.sh installed into $DESTDIR, as its
-# manifest lists: every file, then the manifest, then every folder install
+# manifest ($MANIFEST_FILE, else $DESTDIR$MANIFEST) lists: every file, then the manifest, then every folder install
 # created, deepest first, when it is empty (a folder holding files someone
 # else put there is kept, and said so). Called by `make uninstall`.
 set -euo pipefail
 
 : "${MANIFEST:?MANIFEST, the path of the installed manifest, is not set}"
 DESTDIR=${DESTDIR:-}
-manifest=$DESTDIR$MANIFEST
+manifest=${MANIFEST_FILE:-$DESTDIR$MANIFEST}
 
 if [[ ! -f $manifest ]]; then
   echo "uninstall: no install manifest at $manifest: nothing was installed there with these DESTDIR and PREFIX" >&2

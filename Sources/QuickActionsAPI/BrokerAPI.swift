@@ -14,6 +14,8 @@ public enum BrokerAPI {
     /// Each app's object implements this.
     public static let applicationInterface: InterfaceName = "org.quickactions.Application1"
     public static let objectManager: InterfaceName = "org.freedesktop.DBus.ObjectManager"
+    /// Read the root's status properties with its GetAll.
+    public static let properties: InterfaceName = "org.freedesktop.DBus.Properties"
 
     /// The object of the app `appID`: its id escaped into one path element.
     public static func appPath(_ appID: String) -> ObjectPath {
@@ -30,6 +32,8 @@ public enum BrokerAPI {
         /// Added in 1.1: removes an uninstalled app's stored items.
         public static let forgetApplication: MemberName = "ForgetApplication"
         public static let getManagedObjects: MemberName = "GetManagedObjects"
+        /// org.freedesktop.DBus.Properties.GetAll(interface).
+        public static let getAll: MemberName = "GetAll"
     }
 
     /// The signals of org.quickactions.Broker1.
@@ -47,6 +51,34 @@ public enum BrokerAPI {
         public static let icon = "Icon"
         public static let loaded = "Loaded"
         public static let items = "Items"
+        /// Application1: the bundle's languages (`as`, its .lproj names without Base).
+        public static let languages = "Languages"
+        /// Application1: the display name per language (`a{ss}`, language → name).
+        public static let displayNames = "DisplayNames"
+        /// Application1: the desktop file id of the app's own entry (`s`, "" for none).
+        public static let desktopEntry = "DesktopEntry"
+
+        // Read-only status (quickactions status), on org.quickactions.Broker1:
+        /// u: the broker's process id.
+        public static let pid = "PID"
+        /// t: when the broker started, in microseconds since the Unix epoch (CLOCK_REALTIME).
+        public static let startTime = "StartTime"
+        /// as: the plugin folders searched, in search order.
+        public static let pluginDirectories = "PluginDirectories"
+        /// as: those of PluginDirectories that do not exist (or are not folders) now.
+        public static let missingPluginDirectories = "MissingPluginDirectories"
+
+        // ... and on org.quickactions.Application1:
+        /// s: the app's bundle folder.
+        public static let bundlePath = "BundlePath"
+        /// b: whether the app's plugin is refused until its library changes.
+        public static let quarantined = "Quarantined"
+        /// s: why it is quarantined, or "".
+        public static let quarantineReason = "QuarantineReason"
+        /// s: why the last load of its plugin failed, or "" (never failed, or loaded since).
+        public static let lastLoadError = "LastLoadError"
+        /// u: the process id of the host running its plugin; 0 while plugins run in the broker's process.
+        public static let hostPID = "HostPID"
     }
 
     /// The error names the broker answers with, beside the bus's own.

@@ -66,6 +66,24 @@ public final class BrokerProxy: Sendable {
         return try decoded { () throws(APIDecodingError) in try PerformOutcome(decoding: reply) }
     }
 
+    /// Every property of one app's object (`org.freedesktop.DBus.Properties.GetAll` on
+    /// Application1), by name; a broker older than a property simply lacks it.
+    public func applicationProperties(of appID: String) async throws(DBusError) -> [String: Value] {
+        let reply = try await connection.call(
+            destination: destination, path: BrokerAPI.appPath(appID), interface: Self.propertiesInterface,
+            member: "GetAll", [.string(BrokerAPI.applicationInterface.rawValue)])
+        guard let entries = reply.first?.dictionary else {
+            throw APIDecodingError("GetAll of app \(appID.prefix(80)) answered \(reply.first?.type.signature ?? "nothing"), not a{sv}").dbusError
+        }
+        var properties: [String: Value] = [:]
+        for (key, value) in entries {
+            if let name = key.string { properties[name] = value.unwrappedVariant }
+        }
+        return properties
+    }
+
+    static let propertiesInterface: InterfaceName = "org.freedesktop.DBus.Properties"
+
     /// Follows ItemsChanged(app_id); `handler` runs on the connection's loop thread.
     public func onItemsChanged(_ handler: @escaping @Sendable (String) -> Void) async throws(DBusError) -> SignalSubscription {
         try await connection.subscribe(rule(BrokerAPI.Signal.itemsChanged)) { message in

@@ -22,6 +22,7 @@ public enum HostAPI {
         public static let loaded: MemberName = "Loaded"
         public static let loadFailed: MemberName = "LoadFailed"
         public static let setDynamicItems: MemberName = "SetDynamicItems"
+        public static let getDynamicItems: MemberName = "GetDynamicItems"
         public static let log: MemberName = "Log"
     }
 

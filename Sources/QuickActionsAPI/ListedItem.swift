@@ -19,11 +19,11 @@ public struct ListedItem: Sendable, Equatable {
     /// older than item ids has none: its type stands in, as the broker itself would derive.
     public init(decoding value: Value, app: String) throws(APIDecodingError) {
         guard let fields = value.dictionary else {
-            throw APIDecodingError("an item of app \(quoted(app)) is \(value.type.signature), not a{sv}")
+            throw APIDecodingError("an item of app \(app.quoted()) is \(value.type.signature), not a{sv}")
         }
         func string(_ key: String) -> String? { fields[.string(key)]?.string }
         guard let type = string(ItemKey.type), let title = string(ItemKey.title) else {
-            throw APIDecodingError("an item of app \(quoted(app)) has no string \"type\" and \"title\"")
+            throw APIDecodingError("an item of app \(app.quoted()) has no string \"type\" and \"title\"")
         }
         self.type = type
         self.title = title
@@ -38,7 +38,7 @@ public struct ListedItem: Sendable, Equatable {
     /// Reads an `aa{sv}`.
     public static func list(decoding value: Value?, app: String) throws(APIDecodingError) -> [ListedItem] {
         guard let elements = value?.array else {
-            throw APIDecodingError("the items of app \(quoted(app)) are \(value?.type.signature ?? "missing"), not aa{sv}")
+            throw APIDecodingError("the items of app \(app.quoted()) are \(value?.type.signature ?? "missing"), not aa{sv}")
         }
         var items: [ListedItem] = []
         items.reserveCapacity(elements.count)
@@ -82,20 +82,4 @@ public struct APIDecodingError: Error, Sendable, Equatable, CustomStringConverti
 
     /// The same failure as a D-Bus error, for callers that speak DBusError.
     public var dbusError: DBusError { DBusError(.invalidSignature, message) }
-}
-
-/// `text` in quotes, cut to a bounded prefix (with its length) when it is long, so that a
-/// hostile value never makes a huge message.
-public func quoted(_ text: String, prefix: Int = 64) -> String {
-    let utf8 = text.utf8.count
-    guard utf8 > prefix else { return "\"\(text)\"" }
-    var cut = ""
-    var bytes = 0
-    for character in text {
-        let size = character.utf8.count
-        if bytes + size > prefix { break }
-        cut.append(character)
-        bytes += size
-    }
-    return "\"\(cut)…\" (\(utf8) bytes)"
 }

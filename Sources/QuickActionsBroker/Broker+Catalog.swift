@@ -51,6 +51,7 @@ extension Broker {
         }
         for app in removed {
             slots.withLock { _ = $0.removeValue(forKey: app.id) }
+            status.forget(app.id)
             try? connection.unexport(app.objectPath)
             log(.info, "removed \(app.id) (\(app.bundle.url.path)); its stored items are kept")
         }
@@ -60,7 +61,8 @@ extension Broker {
         }
         for app in changed {
             try? connection.emitPropertiesChanged(
-                path: app.objectPath, interface: Self.applicationInterfaceName, names: ["Name", "Icon", "Version"])
+                path: app.objectPath, interface: Self.applicationInterfaceName,
+                names: ["Name", "Icon", "Version", "Languages", "DisplayNames", "DesktopEntry"] + Self.bundleStatusPropertyNames)
             log(.info, "reread \(app.id): its bundle changed")
         }
         if !added.isEmpty || !removed.isEmpty {

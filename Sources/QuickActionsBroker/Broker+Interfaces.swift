@@ -62,7 +62,7 @@ extension Broker {
                     reply.send([])
                 }
             }),
-        ], signals: [
+        ] + usageMethods(), signals: [
             Signal("ItemsChanged", arguments: [Argument("app_id", .string)],
                    annotations: [.documentation("An app's items changed: dynamic items set, manifest edited, app added or removed.")]),
             Signal("ApplicationsChanged", annotations: [.documentation("The set of apps changed.")]),
@@ -71,7 +71,7 @@ extension Broker {
             Property("PendingPerforms", type: .uint32, changeSignal: .none,
                      annotations: [.documentation("Performs received and not yet answered, for all callers.")],
                      get: { [weak self] in .uint32(UInt32(clamping: self?.pending.count ?? 0)) }),
-        ])
+        ] + rootStatusProperties())
     }
 
     static let forgetDocumentation = "Removes the stored dynamic items and last-seen record of an app that is not installed; "
@@ -98,13 +98,27 @@ extension Broker {
             Property("Name", type: .string, get: { .string(try current().name(locale: locale)) }),
             Property("Icon", type: .string, get: { .string(try current().icon) }),
             Property("Version", type: .string, get: { .string(try current().version) }),
+            Property("Languages", type: .array(.string),
+                     annotations: [.documentation("The languages the bundle is localised in: its .lproj names without Base, sorted.")],
+                     get: { .array(.string, try current().bundle.languages.map(Value.string)) }),
+            Property("DisplayNames", type: .dictionary(key: .string, value: .string),
+                     annotations: [.documentation("The display name in each of Languages, and under C in no particular one.")],
+                     get: {
+                         let bundle = try current().bundle
+                         return .dictionary(key: .string, value: .string, (["C"] + bundle.languages).map {
+                             DictionaryEntry(.string($0), .string(bundle.displayName(locale: $0)))
+                         })
+                     }),
+            Property("DesktopEntry", type: .string,
+                     annotations: [.documentation("The desktop file id of the app's own entry (Info.plist QuickActionsDesktopEntry), or \"\".")],
+                     get: { .string(try current().bundle.manifest.desktopEntry ?? "") }),
             Property("Loaded", type: .boolean, get: { [weak self] in
                 .boolean(self?.slots.withLock { $0[id] }?.executor.isLoaded == true)
             }),
             Property("Items", type: .array(Self.itemType), get: {
                 .array(Self.itemType, try current().items(locale: locale))
             }),
-        ])
+        ] + applicationStatusProperties(id, current: current))
     }
 
     /// Exports the root and every app. The object manager is added last:
@@ -130,7 +144,11 @@ extension Broker {
 
     func getItems(_ id: String, options: CallOptions) throws(DBusError) -> Value {
         guard let app = catalog.withLock({ $0[id] }) else { throw DBusError.unknownApplication(id) }
-        return .array(Self.itemType, app.items(locale: options.locale ?? configuration.locale, limit: options.limit))
+        let locale = options.locale ?? configuration.locale
+        if options.order == .frecency {
+            return .array(Self.itemType, usage.ordered(app.items(locale: locale), app: id, limit: options.limit))
+        }
+        return .array(Self.itemType, app.items(locale: locale, limit: options.limit))
     }
 
     /// GetAllItems' reply, encoded once per catalog state, locale and limit:
@@ -139,6 +157,13 @@ extension Broker {
     func allItemsReply(options: CallOptions) throws(DBusError) -> PreparedReply {
         let locale = options.locale ?? configuration.locale
         let (apps, generation) = catalog.withLock { ($0.sorted, $0.generation) }
+        if options.order == .frecency {
+            // Scores decay with time and change with every Perform: never cached.
+            return try PreparedReply([.array(.structure([.string, .array(Self.itemType)]), apps.map { app in
+                .structure([.string(app.id), .array(Self.itemType, usage.ordered(app.items(locale: locale), app: app.id,
+                                                                                 limit: options.limit))])
+            })])
+        }
         let key = ListingKey(locale: locale, limit: options.limit)
         if let cached = listingCache.reply(for: key, generation: generation) {
             return cached

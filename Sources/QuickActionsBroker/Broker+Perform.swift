@@ -27,6 +27,7 @@ extension Broker {
             guard let entry = self?.pending.take(id) else { return }
             switch result {
             case .completed(let outcome, let launched):
+                if outcome.success { self?.usage.record(app: entry.app, item: request.item.id ?? request.item.type) }
                 if outcome.message == nil, let prepared = PerformReply.prepared(success: outcome.success, launching: launched) {
                     entry.reply.send(prepared)
                 } else {
@@ -113,11 +114,17 @@ extension Broker {
                 case .warning: .warning
                 case .error: .error
                 }
-                self?.log(level, record.description)
+                self?.log(level, record.text)
             },
             runningPluginCode: { [flag = journal.flag(for: appID)] running in
                 flag?.set(running)
-            })
+            },
+            dynamicItems: { [weak self] in self?.publishedItems(of: appID) ?? [] })
+    }
+
+    /// The app's dynamic items as its plugin set them (and the store keeps them).
+    func publishedItems(of appID: String) -> [ShortcutItem] {
+        catalog.withLock { $0[appID] }?.publishedItems ?? []
     }
 }
 

@@ -22,11 +22,12 @@ public final class Broker: Sendable {
     public static let interfaceName = BrokerAPI.interface
     public static let applicationInterfaceName = BrokerAPI.applicationInterface
     /// The broker's version, also the `Version` property.
-    public static let version = "1.0.0"
+    public static let version = productVersion
 
     let configuration: BrokerConfiguration
     let log: Log
     let store: DynamicItemStore
+    let usage: UsageRanking
     let lastSeen: LastSeenRecords
     /// The plugin directories the last scan could not list (path → reason),
     /// so a rescan logs only what changed.
@@ -42,6 +43,8 @@ public final class Broker: Sendable {
     let listingCache = ListingCache()
     let journal: CrashJournal
     let quarantine: Locked<Quarantine>
+    /// Start time and load errors, for the status properties (Broker+Status.swift).
+    let status = BrokerStatus()
     /// Serialises rescans of the plugin directories.
     let scanQueue = DispatchQueue(label: "org.quickactions.broker.scan")
     private let ownerWatch = Locked<SignalSubscription?>(nil)
@@ -67,6 +70,7 @@ public final class Broker: Sendable {
         log = Log(verbose: configuration.verbose)
         store = DynamicItemStore(directory: configuration.stateDirectory)
         lastSeen = LastSeenRecords(stateDirectory: configuration.stateDirectory)
+        usage = UsageRanking(directory: configuration.stateDirectory, log: log)
         if let problem = StateFile.prepareDirectory(configuration.stateDirectory.path) {
             log(.warning, "state directory \(configuration.stateDirectory.path): \(problem); dynamic items will not persist "
                 + "(they are served until the broker stops), nor will crash counts")
@@ -98,7 +102,9 @@ public final class Broker: Sendable {
 
     /// Exports the API, takes the bus name and serves until SIGTERM/SIGINT,
     /// the loss of the name or of the bus. Returns the process exit status.
-    public func run() async throws -> Int32 {
+    /// - Parameter serving: called once the broker owns its name (quickactionsd starts its
+    ///   bridges there, so a broker that cannot start never runs them).
+    public func run(serving: @escaping @Sendable () -> Void = {}) async throws -> Int32 {
         connection.onDisconnect { [weak self] error in
             guard let self else { return }
             // Our own close after a clean stop also ends here: that is no loss.
@@ -131,6 +137,7 @@ public final class Broker: Sendable {
             throw BrokerStartError.nameTaken(owner: owner)
         }
         log(.info, "serving \(Self.busName.rawValue) as \(connection.uniqueName)")
+        serving()
         if configuration.watchDirectories {
             startWatching()
         }
@@ -191,6 +198,7 @@ public final class Broker: Sendable {
                 release.signal()
             }
             _ = release.wait(timeout: .now() + .seconds(2))
+            usage.flush()
             log(.info, "stopped")
             finish(status: status)
         }
@@ -220,7 +228,7 @@ public final class Broker: Sendable {
             }
             watcher.withLock { $0 = made }
         } catch {
-            log(.warning, "cannot watch plugin directories (\(error)); use Reload() to pick up changes")
+            log(.warning, "cannot watch plugin directories (\(PlainErrorDescription.of(error))); use Reload() to pick up changes")
         }
     }
 
@@ -240,7 +248,7 @@ public final class Broker: Sendable {
             return Result { try quarantine.save(to: configuration.stateDirectory) }
         }
         if case .failure(let error) = saved {
-            log(.warning, "cannot save crash counts: \(error)")
+            log(.warning, "cannot save crash counts in \(configuration.stateDirectory.path): \(PlainErrorDescription.of(error))")
         }
     }
 
@@ -313,7 +321,7 @@ public final class Broker: Sendable {
 
     func report(_ diagnostics: [Diagnostic]) {
         for diagnostic in diagnostics {
-            log(diagnostic.severity == .error ? .error : .warning, diagnostic.description)
+            log(diagnostic.severity == .error ? .error : .warning, diagnostic.message)
         }
     }
 }

@@ -13,19 +13,19 @@ extension ErrorName {
 
 extension DBusError {
     static func unknownApplication(_ id: String) -> DBusError {
-        DBusError(.unknownApplication, "no application with id \(quoted(id))")
+        DBusError(.unknownApplication, "no application with id \(id.quoted())")
     }
 
     static func unknownItem(_ type: String, app: String) -> DBusError {
-        DBusError(.unknownItem, "application \(quoted(app)) has no current item of type \(quoted(type))")
+        DBusError(.unknownItem, "application \(app.quoted()) has no current item of type \(type.quoted())")
     }
 
     static func unknownItemID(_ id: String, app: String) -> DBusError {
-        DBusError(.unknownItem, "application \(quoted(app)) has no current item with id \(quoted(id))")
+        DBusError(.unknownItem, "application \(app.quoted()) has no current item with id \(id.quoted())")
     }
 
     static func itemTypeMismatch(id: String, type: String, asked: String, app: String) -> DBusError {
         DBusError(.unknownItem,
-            "application \(quoted(app))'s item with id \(quoted(id)) has type \(quoted(type)), not \(quoted(asked))")
+            "application \(app.quoted())'s item with id \(id.quoted()) has type \(type.quoted()), not \(asked.quoted())")
     }
 }

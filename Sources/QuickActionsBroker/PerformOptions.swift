@@ -13,6 +13,7 @@ struct CallOptions: Sendable {
     var arguments: UserInfo = [:]
     var activationToken: String?
     var itemID: String?
+    var order: ListingOrder = .display
 
     init(_ value: Value) throws(DBusError) {
         guard case .dictionary(.string, .variant, let entries) = value else {
@@ -47,6 +48,9 @@ struct CallOptions: Sendable {
             case BrokerAPI.Option.itemID:
                 guard case .string(let text) = option else { throw Self.wrongType(key, "s", option) }
                 itemID = text
+            case BrokerAPI.Option.order:
+                guard case .string(let text) = option else { throw Self.wrongType(key, "s", option) }
+                order = try ListingOrder(option: text)
             default:
                 continue
             }
@@ -54,6 +58,6 @@ struct CallOptions: Sendable {
     }
 
     private static func wrongType(_ key: String, _ expected: String, _ got: Value) -> DBusError {
-        DBusError.invalidArgs("option \"\(key)\" must have type \"\(expected)\", got \"\(got.type.signature)\"")
+        DBusError.invalidArgs("option \(key.quoted()) must have type \"\(expected)\", got \"\(got.type.signature)\"")
     }
 }

@@ -18,7 +18,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         switch self {
         case .success: "the command succeeded; for invoke and pick, the plugin reported success"
         case .failure: "the plugin reported failure, the picker was cancelled, or the broker refused the request"
-        case .usage: "usage error: an unknown command or option, or a value that is not valid"
+        case .usage: "usage error: an unknown command or option, a value that is not valid, or a failing picker"
         case .notFound: "unknown app, or the app has no current item of that type"
         case .pluginFailed: "the plugin failed to load or initialise, or did not complete in time"
         case .unreachable: "the bus or the broker is not reachable (the message says which, and how to start it)"

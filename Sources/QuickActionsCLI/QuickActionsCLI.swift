@@ -1,14 +1,15 @@
 import Glibc
+import QuickActionsAPI
 
 /// The `quickactions` command: parses the command line, runs the command,
 /// and turns the outcome into output and an exit code.
 public enum QuickActionsCLI {
     public static let toolName = "quickactions"
     /// The CLI's version, printed by `--version`.
-    public static let version = "0.1.0"
+    public static let version = productVersion
 
     static let commands: [any CLICommand.Type] = [
-        AppsCommand.self, ListCommand.self, InvokeCommand.self, PickCommand.self, WatchCommand.self,
+        AppsCommand.self, ListCommand.self, InvokeCommand.self, PickCommand.self, WatchCommand.self, StatusCommand.self,
         ForgetCommand.self, CompletionCommand.self, CompleteCommand.self,
     ]
 
@@ -24,7 +25,7 @@ public enum QuickActionsCLI {
 
     static let examples = [
         Example("quickactions list", "List every app's quick actions."),
-        Example("quickactions invoke org.example.Music play", "Perform one."),
+        Example("quickactions invoke com.example.contacts SearchAction", "Perform one."),
         Example("quickactions pick --picker 'rofi -dmenu'", "Choose one with rofi and perform it."),
     ]
 
@@ -42,6 +43,8 @@ public enum QuickActionsCLI {
         _ arguments: [String], environment: [String: String], console: Console
     ) async -> Int32 {
         let helpWidth = min(100, console.terminal.width ?? 80)
+        // --json anywhere among the options: failures are also a JSON object on stdout.
+        let json = arguments.prefix { $0 != "--" }.contains("--json")
         let invocation: Invocation
         do {
             invocation = try parser.parse(arguments)
@@ -50,6 +53,7 @@ public enum QuickActionsCLI {
                 console.writeError(help(for: nil, width: helpWidth))
             } else {
                 report(error, console: console)
+                if json { reportJSON(.usage(error), console: console) }
             }
             return ExitCode.usage.rawValue
         }
@@ -70,6 +74,7 @@ public enum QuickActionsCLI {
                 command = try type.init(parsing: parsed, environment: environment)
             } catch {
                 report(error.attributed(to: name), console: console)
+                if json { reportJSON(.usage(error), console: console) }
                 return ExitCode.usage.rawValue
             }
             let context = CommandContext(console: console, globals: globals, environment: environment)
@@ -82,6 +87,7 @@ public enum QuickActionsCLI {
                     } else {
                         console.error(error.description)
                     }
+                    if json { reportJSON(error, console: console) }
                 }
                 return error.exitCode.rawValue
             }
@@ -95,6 +101,14 @@ public enum QuickActionsCLI {
         } else {
             console.error(error.message)
         }
+    }
+
+    /// With `--json`: the failure as `{"error": {"name": …, "message": …}}` on
+    /// stdout, beside the line on stderr. `name` is the D-Bus error name when
+    /// there is one, else the CLI's ("usage", "not-found", "cancelled", …).
+    static func reportJSON(_ error: CLIError, console: Console) {
+        let object: [String: Any] = ["error": ["name": error.errorName, "message": error.description]]
+        if let text = try? JSONOutput.text(object) { console.print(text) }
     }
 
     /// The process entry point: real arguments, environment and descriptors.

@@ -32,7 +32,9 @@ final class DynamicLibrary: @unchecked Sendable {
         let registers = SwiftImageProbe.registersWithSwiftRuntime(descriptor: descriptor)
         _ = dlerror()
         guard let handle = dlopen(procPath, RTLD_NOW | RTLD_LOCAL) else {
-            let reason = Self.lastError(replacing: procPath, with: path) ?? "dlopen failed without a message"
+            var reason = Self.lastError(replacing: procPath, with: path) ?? "dlopen failed without a message"
+            // dlerror starts with the library's own path, which the error already names.
+            if reason.hasPrefix(path + ": ") { reason.removeFirst(path.count + 2) }
             close(descriptor)
             throw .notLoadable(library: path, reason: reason)
         }

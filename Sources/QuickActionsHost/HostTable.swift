@@ -32,6 +32,10 @@ enum HostTable {
         host.complete = { context, completion, success, message in
             resolve(context)?.complete(completion, success: success, message: message)
         }
+        host.get_dynamic_items = { context, visit, user in
+            guard let host = resolve(context) else { return QA_STATUS_INVALID }
+            return host.getDynamicItems(visit, user: user)
+        }
         table.initialize(to: host)
         return UnsafePointer(table)
     }

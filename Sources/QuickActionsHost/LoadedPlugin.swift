@@ -80,7 +80,7 @@ public final class LoadedPlugin: Sendable {
         hooks.afterCheck?(path)
         let dynamicLibrary = try DynamicLibrary(descriptor: fd, path: path)
         let context = PluginHostContext(
-            appID: appID, libraryPath: path, dataDirectory: dataDirectory, callbacks: callbacks)
+            appID: appID, libraryPath: path, bundle: bundle, dataDirectory: dataDirectory, callbacks: callbacks)
         do throws(PluginLoadError) {
             guard let symbol = dynamicLibrary.symbol(named: QA_PLUGIN_ENTRY_SYMBOL) else {
                 throw PluginLoadError.symbolMissing(library: path, symbol: QA_PLUGIN_ENTRY_SYMBOL)
@@ -97,7 +97,11 @@ public final class LoadedPlugin: Sendable {
         } catch {
             context.retire(because: "the plugin failed to load: \(error.reason)")
             let closed = dynamicLibrary.unloadAfterFailure()
-            context.log(.error, "\(error)\(closed ? "" : " (kept mapped: it registered with the Swift runtime)")")
+            // The caller reports the failure (one line per load failure); only
+            // that the library stays mapped is the loader's own to say.
+            if !closed {
+                context.log(.debug, "\(path) is kept mapped after its failed load: it registered with the Swift runtime")
+            }
             throw error
         }
     }

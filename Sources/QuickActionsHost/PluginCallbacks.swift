@@ -17,15 +17,20 @@ public struct PluginCallbacks: Sendable {
     /// on the plugin's queue. The broker records it where a crash leaves it
     /// behind, to know which plugin took the process down.
     public var runningPluginCode: @Sendable (Bool) -> Void
+    /// The app's dynamic items as the broker keeps them (the list last set,
+    /// stored across restarts), for the host table's `get_dynamic_items`.
+    public var dynamicItems: @Sendable () -> [ShortcutItem]
 
     public init(
         setDynamicItems: @escaping @Sendable ([ShortcutItem]) throws(DynamicItemsRejection) -> Void,
         log: @escaping @Sendable (PluginLogRecord) -> Void,
-        runningPluginCode: @escaping @Sendable (Bool) -> Void = { _ in }
+        runningPluginCode: @escaping @Sendable (Bool) -> Void = { _ in },
+        dynamicItems: @escaping @Sendable () -> [ShortcutItem] = { [] }
     ) {
         self.setDynamicItems = setDynamicItems
         self.log = log
         self.runningPluginCode = runningPluginCode
+        self.dynamicItems = dynamicItems
     }
 }
 
@@ -66,6 +71,12 @@ public struct PluginLogRecord: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         "\(appID)\(origin == .loader ? " (loader)" : ""): \(level): \(message)"
+    }
+
+    /// The record without its level, for a log that prints its own:
+    /// `<app id>: <message>`, or `<app id> (loader): <message>`.
+    public var text: String {
+        "\(appID)\(origin == .loader ? " (loader)" : ""): \(message)"
     }
 }
 

@@ -15,6 +15,8 @@ final class PluginHostContext: @unchecked Sendable {
     // changed, as the header promises the plugin.
     let appID: String
     let libraryPath: String
+    /// The plugin's bundle folder: a dynamic item's icon file must resolve inside it.
+    let bundle: URL
     let dataDirectory: URL
     let callbacks: PluginCallbacks
     let completions = CompletionTable()
@@ -30,9 +32,10 @@ final class PluginHostContext: @unchecked Sendable {
 
     private let state = Locked(State())
 
-    init(appID: String, libraryPath: String, dataDirectory: URL, callbacks: PluginCallbacks) {
+    init(appID: String, libraryPath: String, bundle: URL, dataDirectory: URL, callbacks: PluginCallbacks) {
         self.appID = appID
         self.libraryPath = libraryPath
+        self.bundle = bundle
         self.dataDirectory = dataDirectory
         self.callbacks = callbacks
         self.appIDCString = strdup(appID) ?? Self.emptyCString()
@@ -75,6 +78,11 @@ final class PluginHostContext: @unchecked Sendable {
             CStrings.write(error.message, into: errorBuffer, size: errorSize)
             return QA_STATUS_INVALID
         }
+        if let problem = Self.iconFileProblem(in: items, bundle: bundle) {
+            log(.warning, "set_dynamic_items: invalid items: \(problem)")
+            CStrings.write(problem, into: errorBuffer, size: errorSize)
+            return QA_STATUS_INVALID
+        }
         do {
             try callbacks.setDynamicItems(items)
         } catch {
@@ -83,6 +91,36 @@ final class PluginHostContext: @unchecked Sendable {
             return QA_STATUS_REJECTED
         }
         return QA_STATUS_OK
+    }
+
+    /// `get_dynamic_items`: hands the stored items to `visit` once, in C
+    /// memory that lives exactly as long as that call.
+    func getDynamicItems(_ visit: qa_items_visitor?, user: UnsafeMutableRawPointer?) -> qa_status {
+        guard let visit else {
+            log(.warning, "get_dynamic_items called without a visit function; ignored")
+            return QA_STATUS_INVALID
+        }
+        let items = state.withLock { $0.retiredReason } == nil ? callbacks.dynamicItems() : []
+        let arena = CArena()
+        withExtendedLifetime(arena) {
+            let list = items.isEmpty ? nil : ABIEncoder(arena: arena).itemList(items)
+            visit(user, list, items.count)
+        }
+        return QA_STATUS_OK
+    }
+
+    /// Why the first item whose icon is a file has a bad one (missing, not a regular file,
+    /// absolute, or leading out of the bundle), or nil: refused like an unknown icon type.
+    static func iconFileProblem(in items: [ShortcutItem], bundle: URL) -> String? {
+        for (index, item) in items.enumerated() {
+            guard let icon = item.icon, case .file = icon else { continue }
+            do {
+                _ = try IconTable.resolve(icon, bundle: bundle)
+            } catch {
+                return "item \(index) (type \(String(item.type.prefix(80)).debugDescription)): \(error)"
+            }
+        }
+        return nil
     }
 
     func pluginLog(level: Int32, message: UnsafePointer<CChar>?) {
@@ -110,7 +148,7 @@ final class PluginHostContext: @unchecked Sendable {
         case .success(let path):
             return path
         case .failure(let error):
-            log(.error, "cannot create data directory \(dataDirectory.path): \(error)")
+            log(.error, "cannot create data directory \(dataDirectory.path): \(PlainErrorDescription.of(error, path: dataDirectory.path))")
             return nil
         }
     }

@@ -53,11 +53,22 @@ public enum PluginLoadError: Error, Sendable, Hashable, CustomStringConvertible 
         case .invalidDescriptor(_, let reason):
             return "invalid descriptor: \(reason)"
         case .abiMismatch(_, let plugin, let host):
-            return "ABI mismatch: plugin built for \(plugin), host serves \(host.major).0 to \(host)"
+            return "ABI mismatch: plugin built for \(plugin), host serves \(host.major).0 to \(host); "
+                + Self.remedy(plugin: plugin, host: host)
         case .initFailed(_, let message):
             return "init failed: \(message)"
         }
     }
 
     public var description: String { "plugin \(library): \(reason)" }
+
+    /// Which side of an ABI mismatch to update: a plugin built for a newer
+    /// major or minor needs a newer broker; one built for an older major must
+    /// be rebuilt against this host's header.
+    static func remedy(plugin: PluginABIVersion, host: PluginABIVersion) -> String {
+        if plugin.major > host.major || (plugin.major == host.major && plugin.minor > host.minor) {
+            return "the plugin is newer than this broker: update the broker (quickactionsd) to one serving ABI \(plugin)"
+        }
+        return "the plugin is older than this broker: rebuild the plugin against quickactions_plugin.h \(host)"
+    }
 }

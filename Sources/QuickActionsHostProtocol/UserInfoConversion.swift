@@ -32,7 +32,7 @@ public enum UserInfoConversion {
     /// ItemLimits.maximumUserInfoDepth) is refused with the key path at fault.
     public static func userInfo(_ value: Value, option: String) throws(DBusError) -> UserInfo {
         guard case .dictionary(.string, _, let entries) = value else {
-            throw DBusError.invalidArgs("option \"\(option)\" must be a{sv}, got \"\(value.type.signature)\"")
+            throw DBusError.invalidArgs("option \(option.quoted()) must be a{sv}, got \"\(value.type.signature)\"")
         }
         var info: UserInfo = [:]
         for entry in entries {
@@ -45,7 +45,7 @@ public enum UserInfoConversion {
 
     private static func userInfoValue(_ value: Value, path: String, depth: Int) throws(DBusError) -> UserInfoValue {
         guard depth <= ItemLimits.maximumUserInfoDepth else {
-            throw DBusError.invalidArgs("\(path) is nested deeper than \(ItemLimits.maximumUserInfoDepth) levels")
+            throw DBusError.invalidArgs("\(path.quoted()) is nested deeper than \(ItemLimits.maximumUserInfoDepth) levels")
         }
         switch value {
         case .variant(let inner): return try userInfoValue(inner, path: path, depth: depth)
@@ -59,7 +59,7 @@ public enum UserInfoConversion {
         case .int64(let number): return .int(number)
         case .uint64(let number):
             guard let fitting = Int64(exactly: number) else {
-                throw DBusError.invalidArgs("\(path) is \(number), more than a 64-bit signed integer holds")
+                throw DBusError.invalidArgs("\(path.quoted()) is \(number), more than a 64-bit signed integer holds")
             }
             return .int(fitting)
         case .double(let number): return .double(number)
@@ -80,9 +80,9 @@ public enum UserInfoConversion {
             }
             return .dictionary(converted)
         case .dictionary(let key, _, _):
-            throw DBusError.invalidArgs("\(path) is a dictionary with \"\(key.signature)\" keys; only string keys are supported")
+            throw DBusError.invalidArgs("\(path.quoted()) is a dictionary with \"\(key.signature)\" keys; only string keys are supported")
         case .objectPath, .signature, .structure:
-            throw DBusError.invalidArgs("\(path) has type \"\(value.type.signature)\"; user info holds s, b, integers, d, ay, arrays and a{sv}")
+            throw DBusError.invalidArgs("\(path.quoted()) has type \"\(value.type.signature)\"; user info holds s, b, integers, d, ay, arrays and a{sv}")
         }
     }
 }

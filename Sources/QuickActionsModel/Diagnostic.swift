@@ -25,17 +25,22 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
 
     /// One line: `<file>: <severity>: <reason>`.
     public var description: String { "\(file): \(severity.rawValue): \(reason)" }
+
+    /// One line without the severity, for a log that prints its own level
+    /// (the broker's): `<file>: <reason>`.
+    public var message: String { "\(file): \(reason)" }
 }
 
 /// The diagnostics of reading bundles (the name issue 3 uses).
 public typealias BundleDiagnostic = Diagnostic
 
 extension String {
-    /// The string quoted for an error message, cut to its first 80 characters so that a hostile
-    /// value cannot flood a log line.
+    /// The string quoted for an error message, cut to its first 64 characters so that a hostile
+    /// value cannot flood a log line: `"abc…" (1048576 bytes)`. The same form as the binding's
+    /// `quoted(prefix:)`, which the broker and the CLI use (the model cannot import the binding).
     var quotedForMessage: String {
-        let limit = 80
+        let limit = 64
         if count <= limit { return debugDescription }
-        return String(prefix(limit)).debugDescription + "… (\(utf8.count) bytes)"
+        return String(String(prefix(limit)).debugDescription.dropLast()) + "…\" (\(utf8.count) bytes)"
     }
 }

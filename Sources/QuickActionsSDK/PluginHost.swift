@@ -36,12 +36,13 @@ public final class PluginHost: Sendable {
     /// list the broker refuses is logged and the previous one stays. Use
     /// ``setShortcutItems(_:)`` to handle the refusal yourself.
     ///
-    /// Reading returns the last list set through this host since the plugin
-    /// was loaded (the broker keeps the list across restarts, but does not
-    /// hand it back: an empty list after a restart does not mean the broker
-    /// has none).
+    /// Reading returns the list the broker keeps (`get_dynamic_items`, ABI
+    /// 1.1): the last one set, by this load or an earlier run, since the
+    /// broker stores it across restarts; so a plugin can extend its list
+    /// after a restart. Ids are there where the plugin gave them. From a
+    /// host older than ABI 1.1, it is the last list set since this load.
     public var shortcutItems: [ShortcutItem] {
-        get { lastItems.withLock { $0 } }
+        get { storedItems() ?? lastItems.withLock { $0 } }
         set {
             do {
                 try setShortcutItems(newValue)
@@ -75,6 +76,28 @@ public final class PluginHost: Sendable {
         default:
             throw .invalid(message.isEmpty ? "status \(status)" : message)
         }
+    }
+
+    /// The host's stored items through `get_dynamic_items`, or nil when the
+    /// host's table has no such function (a host older than ABI 1.1) or
+    /// handed over items that do not decode.
+    private func storedItems() -> [ShortcutItem]? {
+        let table = self.table.pointer
+        let offset = MemoryLayout<qa_host>.offset(of: \qa_host.get_dynamic_items) ?? Int.max
+        guard table.pointee.struct_size >= offset + MemoryLayout<qa_items_visitor?>.size,
+              let function = table.pointee.get_dynamic_items
+        else { return nil }
+        let box = StoredItemsBox()
+        let status = withExtendedLifetime(box) {
+            function(table.pointee.context, { user, items, count in
+                guard let user else { return }
+                let box = Unmanaged<StoredItemsBox>.fromOpaque(user).takeUnretainedValue()
+                var decoder = ABIDecoder()
+                box.items = try? decoder.items(items, count: count)
+            }, Unmanaged.passUnretained(box).toOpaque())
+        }
+        guard status == QA_STATUS_OK else { return nil }
+        return box.items
     }
 
     /// Writes a line to the broker's log, attributed to this plugin.
@@ -111,4 +134,10 @@ struct HostTableReference: @unchecked Sendable {
     // @unchecked: the header promises the table and its context stay valid
     // until the process exits and that every function in it is thread-safe.
     let pointer: UnsafePointer<qa_host>
+}
+
+/// Carries the decoded items out of `get_dynamic_items`' C callback, which
+/// runs synchronously on the calling thread before the call returns.
+private final class StoredItemsBox {
+    var items: [ShortcutItem]?
 }

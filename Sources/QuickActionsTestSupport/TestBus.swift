@@ -44,9 +44,13 @@ public final class TestBus: Sendable {
               <servicedir>\(serviceDirectory.path)</servicedir>
             </busconfig>
             """.write(to: config, atomically: true, encoding: .utf8)
+        // Brokers it activates inherit its environment: their desktop entries go to the
+        // bus's own data folder, never the host's ~/.local/share/applications.
+        var daemonEnvironment = ProcessInfo.processInfo.environment
+        daemonEnvironment["XDG_DATA_HOME"] = dataHome(in: directory).path
         let daemon = try ManagedProcess(
             "dbus-daemon", ["--nofork", "--print-address=1", "--config-file=\(config.path)"],
-            directory: directory, name: "dbus-daemon")
+            environment: daemonEnvironment, directory: directory, name: "dbus-daemon")
         let deadline = ContinuousClock.now + .seconds(15)
         var found: String?
         while found == nil && ContinuousClock.now < deadline {
@@ -81,13 +85,23 @@ public final class TestBus: Sendable {
         }
     }
 
+    /// The bus's own `$XDG_DATA_HOME`, so nothing a test starts writes into the host's (the
+    /// broker's desktop entries go to its `applications` folder).
+    public var dataHome: URL { Self.dataHome(in: directory) }
+
+    static func dataHome(in directory: URL) -> URL { directory.appendingPathComponent("data-home") }
+
     /// An environment whose session bus is this one (for busctl --user,
-    /// gdbus --session, python's SessionBus, and our own executables).
+    /// gdbus --session, python's SessionBus, and our own executables), and whose
+    /// `$XDG_DATA_HOME` is ``dataHome`` unless `extra` sets it.
     public func environment(_ extra: [String: String] = [:]) -> [String: String] {
         var env = ProcessInfo.processInfo.environment
         env["DBUS_SESSION_BUS_ADDRESS"] = address
+        env["XDG_DATA_HOME"] = dataHome.path
         env.removeValue(forKey: "DBUS_STARTER_ADDRESS")
         env.removeValue(forKey: "DBUS_STARTER_BUS_TYPE")
+        // quickactionsd writes KRunner's runner file into $XDG_DATA_HOME: the bus's folder, never the host's.
+        env["XDG_DATA_HOME"] = directory.appendingPathComponent("data-home").path
         for (key, value) in extra { env[key] = value }
         return env
     }

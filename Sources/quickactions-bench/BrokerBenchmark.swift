@@ -42,7 +42,9 @@ struct BrokerBenchmark {
         let state = work.appendingPathComponent("state-\(label)", isDirectory: true)
         try? FileManager.default.removeItem(at: state)
         try makeFolder(state)
-        return [Products.broker.path, "--address", bus.address]
+        // The broker alone: the desktop-entry bridge would write the generated apps' entries into
+        // the user's ~/.local/share/applications.
+        return [Products.broker.path, "--address", bus.address, "--no-desktop-entries"]
             + plugins.flatMap { ["--plugins", $0.path] } + ["--state-dir", state.path]
     }
 

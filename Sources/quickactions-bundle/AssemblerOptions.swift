@@ -12,9 +12,18 @@ struct AssemblerOptions: Hashable, Sendable {
     var names: [String]
 
     static let help = """
-        USAGE: quickactions-bundle --products DIR --output DIR [--source DIR] [NAME...]
+        USAGE: quickactions-bundle check BUNDLE...
+               quickactions-bundle --products DIR --output DIR [--source DIR] [NAME...]
 
-        Assembles the example plugins into ready bundles: for each example folder
+        check: reads each bundle folder exactly as the broker does, without loading
+        its library, and prints every warning and error the broker would log
+        (misspelt keys with the likely one, skipped items, icon files that are
+        missing or lead out of the bundle, a missing library, broken strings
+        tables), then "BUNDLE: ok: ..." or "BUNDLE: not usable". Exit status 0 when
+        every bundle is usable (warnings allowed), 1 when one is not, 2 when none
+        is named.
+
+        Otherwise it assembles the example plugins into ready bundles: for each example folder
         <source>/<Name>, copies Bundle/ (Info.plist, *.lproj/InfoPlist.strings, icons)
         and the built library named by CFBundleExecutable into <output>/<Name>.bundle,
         then reads the bundle back as the broker will and checks it. It builds nothing:
@@ -39,6 +48,7 @@ struct AssemblerOptions: Hashable, Sendable {
           2  the command line is wrong
 
         EXAMPLES:
+          quickactions-bundle check plugins/com.example.Hello.bundle
           swift build -c release --product QuickActionsExampleContacts
           quickactions-bundle --products "$(swift build -c release --show-bin-path)" \\
               --output out/plugins Contacts

@@ -1,7 +1,17 @@
-// quickactions-bundle: assembles the example plugins (plugins/) into ready bundles.
+// quickactions-bundle: the bundle checker (`check BUNDLE...`) and the assembler of the
+// example plugins (plugins/) into ready bundles.
 // See AssemblerOptions.help, and plugins/README.md for the packaging commands.
 import Foundation
 import Glibc
+
+if CommandLine.arguments.dropFirst().first == "check" {
+    let paths = Array(CommandLine.arguments.dropFirst(2))
+    if paths.contains("--help") || paths.contains("-h") {
+        print(AssemblerOptions.help)
+        exit(0)
+    }
+    exit(CheckCommand.run(paths) { print($0) })
+}
 
 func fail(_ error: AssemblerError) -> Never {
     FileHandle.standardError.write(Data("quickactions-bundle: \(error)\n".utf8))

@@ -40,6 +40,12 @@ final class HostService: Sendable {
                 ])
                 message.noReplyExpected = true
                 try? connection.send(message)
+            },
+            dynamicItems: {
+                guard let reply = try? Self.call(connection, HostAPI.BrokerMember.getDynamicItems, []),
+                      let value = try? reply.arguments().first,
+                      let items = try? HostItemCodec.decodeList(value) else { return [] }
+                return items
             })
         do {
             plugin = try LoadedPlugin.load(

@@ -1,7 +1,10 @@
 import DBus
+import Locking
 import Foundation
 import QuickActionsBroker
+import QuickActionsDesktopEntries
 import QuickActionsModel
+import QuickActionsSearch
 
 /// quickactionsd: the per-user quick-actions broker on D-Bus.
 let usage = """
@@ -9,7 +12,8 @@ let usage = """
                          [--state-dir DIR] [--timeout-ms N] [--forget-unseen-days N]
                          [--plugin-host process|in-process] [--in-process APP_ID]...
                          [--allow-in-process-bundles] [--host-idle-seconds N]
-                         [--replace] [--verbose]
+                         [--replace] [--verbose] [--no-desktop-entries]
+                         [--no-search | --no-gnome-shell | --no-krunner | --no-dock]
 
     Serves org.quickactions.Broker1: lists the quick actions of the plugin
     bundles it finds and performs them by loading the plugin on first use.
@@ -44,6 +48,11 @@ let usage = """
                          and ends, 0 to 86400; 0 keeps hosts running (default 120)
       --replace          take the name from a running broker
       --verbose          log every call
+      --no-desktop-entries
+                         do not put the items on the apps' icons as desktop entry
+                         actions, and remove the entries written before (also
+                         QUICKACTIONS_DESKTOP_ENTRIES=0)
+    \(SearchOptions.help)
       --help, --version
 
     Exit status: 0 after SIGTERM/SIGINT or when replaced; 1 when the bus is
@@ -144,7 +153,11 @@ func fail(_ message: String, status: Int32) -> Never {
     exit(status)
 }
 
-let arguments = Array(CommandLine.arguments.dropFirst())
+var arguments = Array(CommandLine.arguments.dropFirst())
+let environment = ProcessInfo.processInfo.environment
+// The desktop-entry bridge's switch is the daemon's, not the broker's.
+let desktopEntriesOff = arguments.contains("--no-desktop-entries") || BridgeConfiguration.isDisabled(environment: environment)
+arguments.removeAll { $0 == "--no-desktop-entries" }
 if arguments.contains("--help") || arguments.contains("-h") {
     print(usage)
     exit(0)
@@ -154,8 +167,9 @@ if arguments.contains("--version") {
     exit(0)
 }
 let configuration: BrokerConfiguration
+let (searchOptions, brokerArguments) = SearchOptions.extract(from: arguments)
 do {
-    configuration = try parse(arguments, environment: ProcessInfo.processInfo.environment)
+    configuration = try parse(brokerArguments, environment: environment)
 } catch let error as UsageError {
     fail(error.description, status: 2)
 } catch {
@@ -168,11 +182,97 @@ do {
 } catch {
     fail("cannot start: \(error)", status: 1)
 }
+/// The desktop-entry bridge (issue 15), on its own connection to the broker's bus. It syncs
+/// once the broker owns its name; when turned off, it removes what it wrote before.
+func startDesktopEntries(bus: Connection.Bus) async -> DesktopEntryBridge? {
+    let directories = DataDirectories.resolve(environment)
+    if desktopEntriesOff {
+        DesktopEntryBridge.removeWrittenEntries(in: directories)
+        return nil
+    }
+    do {
+        let bridge = try DesktopEntryBridge(configuration: BridgeConfiguration(
+            bus: bus, directories: directories, command: BridgeConfiguration.defaultCommand(environment: environment)))
+        try await bridge.start()
+        return bridge
+    } catch {
+        BridgeConfiguration.standardErrorLog("not started: \(error)")
+        return nil
+    }
+}
+
+/// Kept for the life of the process (the search bridge asks it which entry serves an app).
+let desktopEntries = Locked<DesktopEntryBridge?>(nil)
+
 // The broker runs as a task; the main thread parks in Dispatch. (No top-level
 // await: it would make main itself async, which valgrind cannot follow.)
+/// The search bridges, on their own connection, once the broker serves (docs/search.md).
+/// Which desktop entry is each app's, for the dock quicklists: the desktop-entry bridge's
+/// answer while it runs; with it turned off, an original `<app id>.desktop` in the data folders,
+/// which shows none of the app's items.
+struct DesktopEntryAnswers: DesktopEntryLookup {
+    let bridge: DesktopEntryBridge?
+    let dataDirectories: [String]
+
+    func desktopEntry(forApp appID: String) -> (desktopID: String, showsItems: Bool)? {
+        if let bridge { return bridge.desktopEntry(forApp: appID) }
+        let name = "\(appID).desktop"
+        for folder in dataDirectories where FileManager.default.fileExists(atPath: "\(folder)/applications/\(name)") {
+            return (name, false)
+        }
+        return nil
+    }
+}
+
+func desktopEntryLookup(_ bridge: DesktopEntryBridge?) -> DesktopEntryAnswers {
+    let home = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        ?? "\(NSHomeDirectory())/.local/share"
+    let system = (environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
+        .split(separator: ":").map(String.init)
+    return DesktopEntryAnswers(bridge: bridge, dataDirectories: [home] + system)
+}
+
+func startSearch(lookup: DesktopEntryAnswers) {
+    guard searchOptions.any else { return }
+    let log = Log(verbose: configuration.verbose)
+    let searchLog = SearchLog { level, message in
+        switch level {
+        case .debug: log(.debug, message)
+        case .info: log(.info, message)
+        case .warning: log(.warning, message)
+        case .error: log(.error, message)
+        }
+    }
+    Task {
+        do {
+            // Dock quicklists carry an app's items only where its desktop entry does not.
+            let service = try SearchService(
+                bus: configuration.bus, options: searchOptions, environment: ProcessInfo.processInfo.environment,
+                log: searchLog, desktopEntries: lookup)
+            if try await service.start(replace: configuration.replace) {
+                searchService.withLock { $0 = service }
+                // The bridge's answers settle after it read every app: quicklists follow them.
+                lookup.bridge?.onChange { service.refreshQuicklists() }
+            } else {
+                service.stop()
+            }
+        } catch {
+            log(.error, "cannot start the search bridges: \(error); the broker serves without them")
+        }
+    }
+}
+let searchService = Locked<SearchService?>(nil)
+
 Task {
     do {
-        let status = try await broker.run()
+        let status = try await broker.run(serving: {
+            Task {
+                let bridge = await startDesktopEntries(bus: configuration.bus)
+                desktopEntries.withLock { $0 = bridge }
+                startSearch(lookup: desktopEntryLookup(bridge))
+            }
+        })
+        searchService.withLock { $0?.stop() }
         broker.close()
         exit(status)
     } catch {

@@ -22,13 +22,16 @@ struct InstallTests {
             "/usr/bin/quickactionsd",
             "/usr/bin/quickactions",
             "/usr/share/dbus-1/services/org.quickactions.Broker1.service",
+            "/usr/share/dbus-1/services/org.quickactions.Search1.service",
+            "/usr/share/gnome-shell/search-providers/org.quickactions.Search1.search-provider.ini",
+            "/usr/share/applications/org.quickactions.QuickActions.desktop",
+            "/usr/share/krunner/dbusplugins/org.quickactions.Search1.desktop",
             "/usr/lib/systemd/user/quickactionsd.service",
             "/usr/share/dbus-1/interfaces/org.quickactions.Broker1.xml",
             "/usr/share/dbus-1/interfaces/org.quickactions.Application1.xml",
             "/usr/include/quickactions/quickactions_plugin.h",
             "/usr/share/man/man1/quickactionsd.1",
             "/usr/share/man/man1/quickactions.1",
-            "/usr/share/quickactions/install-manifest.txt",
         ]
         if files.fileExists(atPath: root.appendingPathComponent("Sources/quickactions-bundle/main.swift").path) {
             expected.insert("/usr/bin/quickactions-bundle")
@@ -65,8 +68,13 @@ struct InstallTests {
         // Every file listed, and in plugins/ only whole bundles of the examples.
         let expected = try Self.expectedFiles()
         #expect(expected.subtracting(files).isEmpty, "missing: \(expected.subtracting(files).sorted())")
-        let unexpected = files.subtracting(expected).filter { !$0.hasPrefix("/usr/share/quickactions/plugins/") }
+        let unexpected = files.subtracting(expected).filter {
+            !$0.hasPrefix("/usr/share/quickactions/plugins/") && !$0.hasPrefix(Self.runtimeFolder)
+        }
         #expect(unexpected.isEmpty, "unexpected: \(unexpected.sorted())")
+        // The Swift runtime the executables and plugins load, beside them, shared libraries only.
+        #expect(files.contains(Self.runtimeFolder + "libswiftCore.so"), "\(files.sorted())")
+        #expect(files.filter { $0.hasPrefix(Self.runtimeFolder) }.allSatisfy { $0.hasSuffix(".so") })
         for bundle in Self.exampleBundles() {
             let folder = "/usr/share/quickactions/plugins/\(bundle).bundle/"
             #expect(files.contains(folder + "Info.plist"), "no Info.plist installed for plugins/\(bundle)")
@@ -77,13 +85,16 @@ struct InstallTests {
         let service = try String(
             contentsOf: destination.appendingPathComponent("usr/share/dbus-1/services/org.quickactions.Broker1.service"),
             encoding: .utf8)
-        #expect(service.contains("\nExec=/usr/bin/quickactionsd\n"), "service file: \(service)")
+        // With the environment it needs in production: a crash ends the broker at once.
+        #expect(service.contains("\nExec=/usr/bin/env SWIFT_BACKTRACE=enable=no /usr/bin/quickactionsd\n"),
+                "service file: \(service)")
         #expect(service.contains("\nName=org.quickactions.Broker1\n"))
         #expect(!service.contains("@bindir@"))
         let unit = try String(
             contentsOf: destination.appendingPathComponent("usr/lib/systemd/user/quickactionsd.service"), encoding: .utf8)
         #expect(unit.contains("\nExecStart=/usr/bin/quickactionsd\n"), "unit: \(unit)")
         #expect(unit.contains("\nBusName=org.quickactions.Broker1\n"))
+        #expect(unit.contains("\nEnvironment=SWIFT_BACKTRACE=enable=no\n"), "unit: \(unit)")
 
         // Modes: executables and plugin libraries 0755, everything else 0644, nothing group- or world-writable.
         for entry in installed {
@@ -99,11 +110,19 @@ struct InstallTests {
         let version = try await Command.run(destination.path + "/usr/bin/quickactionsd", ["--version"])
         #expect(version.status == 0 && version.stdout.hasPrefix("quickactionsd "), "\(version)")
 
-        // The manifest lists exactly what is there.
-        let manifest = try String(
-            contentsOf: destination.appendingPathComponent("usr/share/quickactions/install-manifest.txt"), encoding: .utf8)
+        // The manifest lists exactly what is there, and is no part of the staged payload.
+        #expect(!files.contains { $0.hasSuffix("install-manifest.txt") }, "\(files.sorted())")
+        let manifestFile = try #require(Self.manifestFile(install), "\(install)")
+        #expect(!manifestFile.hasPrefix(destination.path), "\(manifestFile)")
+        let manifest = try String(contentsOfFile: manifestFile, encoding: .utf8)
         let listed = Set(manifest.split(separator: "\n").filter { $0.hasPrefix("f ") }.map { String($0.dropFirst(2)) })
-        #expect(listed == files.subtracting(["/usr/share/quickactions/install-manifest.txt"]))
+        #expect(listed == files)
+
+        // Stripped: no symbol table left in the executables.
+        for binary in files where binary.hasPrefix("/usr/bin/") {
+            let symbols = try await Command.run("nm", [destination.path + binary])
+            #expect(symbols.stderr.contains("no symbols"), "\(binary) is not stripped: \(symbols.stdout.prefix(200))")
+        }
 
         // Installing again over an install replaces it: same files.
         let again = try await make(["install"] + variables)
@@ -114,6 +133,7 @@ struct InstallTests {
         try #require(uninstall.status == 0, "make uninstall failed: \(uninstall)")
         let left = try tree(destination)
         #expect(left.isEmpty, "left behind: \(left.map(\.path))")
+        #expect(!FileManager.default.fileExists(atPath: manifestFile), "uninstall removes the manifest too")
     }
 
     @Test func uninstallKeepsFilesItDidNotInstall() async throws {
@@ -140,8 +160,8 @@ struct InstallTests {
         defer { try? FileManager.default.removeItem(at: destination) }
         let result = try await make(["uninstall", "DESTDIR=\(destination.path)", "PREFIX=/usr"])
         #expect(result.status != 0)
-        #expect(result.stderr.contains("no install manifest at \(destination.path)/usr/share/quickactions/install-manifest.txt"),
-                "\(result)")
+        #expect(result.stderr.contains("no install manifest at "), "\(result)")
+        #expect(result.stderr.contains("nothing was installed there with these DESTDIR and PREFIX"), "\(result)")
     }
 
     @Test func aPerUserInstallPutsTheUnitWhereSystemdLooksForIt() async throws {
@@ -157,13 +177,24 @@ struct InstallTests {
         let service = try String(
             contentsOfFile: destination.path + "\(home)/.local/share/dbus-1/services/org.quickactions.Broker1.service",
             encoding: .utf8)
-        #expect(service.contains("\nExec=\(home)/.local/bin/quickactionsd\n"), "service file: \(service)")
+        #expect(service.contains("\nExec=/usr/bin/env SWIFT_BACKTRACE=enable=no \(home)/.local/bin/quickactionsd\n"),
+                "service file: \(service)")
         let uninstall = try await make(["uninstall"] + variables)
         #expect(uninstall.status == 0, "\(uninstall)")
         #expect(try tree(destination).isEmpty)
     }
 
     // MARK: Helpers
+
+    /// Where install puts the Swift runtime, under PREFIX=/usr.
+    static let runtimeFolder = "/usr/lib/quickactions/swift/"
+
+    /// The manifest install wrote, from its last line ("…; manifest: PATH").
+    static func manifestFile(_ install: CommandResult) -> String? {
+        guard let line = install.stderr.split(separator: "\n").last(where: { $0.contains("; manifest: ") }),
+              let range = line.range(of: "; manifest: ") else { return nil }
+        return String(line[range.upperBound...])
+    }
 
     struct Entry: Hashable, Comparable {
         var path: String

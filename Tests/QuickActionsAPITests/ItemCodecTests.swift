@@ -56,15 +56,6 @@ import Testing
         }
     }
 
-    @Test func aLongValueIsQuotedAsABoundedPrefixWithItsLength() {
-        let long = String(repeating: "é", count: 1000)
-        let text = quoted(long)
-        #expect(text.hasPrefix("\"é"))
-        #expect(text.hasSuffix("…\" (2000 bytes)"))
-        #expect(text.utf8.count < 100)
-        #expect(quoted("short") == "\"short\"")
-    }
-
     @Test func appPathsEscapeTheAppId() {
         #expect(BrokerAPI.appPath("org.example.contacts").rawValue
                 == "/org/quickactions/Broker1/apps/org_2eexample_2econtacts")

@@ -45,6 +45,7 @@ import Testing
     func everyIconKindSurvivesBothDirections(_ icon: ShortcutIcon) async throws {
         let bundle = try TestBundle(plugin: TestPlugins.swiftPlugin)
         defer { bundle.remove() }
+        try bundle.addIcon("icons/a.png")
         let recorder = Recorder()
         let plugin = try load(bundle, recorder: recorder)
         let item = ShortcutItem(type: "echo-items", title: "T", icon: icon)
@@ -65,6 +66,7 @@ import Testing
     @Test func aCPluginDeliversEveryValueType() async throws {
         let bundle = try TestBundle(plugin: TestPlugins.cPlugin)
         defer { bundle.remove() }
+        try bundle.addIcon("icons/second.png")
         let recorder = Recorder()
         let plugin = try load(bundle, recorder: recorder)
         let result = await outcome(of: plugin, request("items-ok"))
@@ -130,10 +132,33 @@ import Testing
     @Test func aRejectionFromTheBrokerReachesTheCPluginAsRejected() async throws {
         let bundle = try TestBundle(plugin: TestPlugins.cPlugin)
         defer { bundle.remove() }
+        try bundle.addIcon("icons/second.png")
         let recorder = Recorder(reject: { _ in "item 0 (\"c.first\"): title is too long" })
         let plugin = try load(bundle, recorder: recorder)
         let result = await outcome(of: plugin, request("items-ok"))
         #expect(result == PerformOutcome(success: false, message: "status=2: item 0 (\"c.first\"): title is too long"))
+    }
+
+    @Test("a dynamic item's bad icon file is refused (QA_STATUS_INVALID) naming it, and nothing is stored",
+          arguments: [
+            (ShortcutIcon.file("icons/none.png"), "No such file or directory"),
+            (.file("../outside.png"), "has a '..' component"),
+            (.file("/etc/hostname"), "is an absolute path"),
+            (.file("link.png"), "outside the bundle"),
+          ])
+    func aBadIconFileIsRefused(_ icon: ShortcutIcon, _ reason: String) async throws {
+        let bundle = try TestBundle(plugin: TestPlugins.swiftPlugin)
+        defer { bundle.remove() }
+        try FileManager.default.createSymbolicLink(
+            at: bundle.bundle.appendingPathComponent("link.png"), withDestinationURL: URL(fileURLWithPath: "/etc/hostname"))
+        let recorder = Recorder()
+        let plugin = try load(bundle, recorder: recorder)
+        let result = try #require(
+            await outcome(of: plugin, PerformRequest(item: ShortcutItem(type: "echo-items", title: "T", icon: icon))))
+        #expect(result.success == false, "\(result)")
+        #expect(result.message?.contains("item 0 (type \"echo-items\")") == true, "\(result)")
+        #expect(result.message?.contains(reason) == true, "\(result)")
+        #expect(recorder.lists.isEmpty)
     }
 
     @Test func concurrentListsFromManyThreadsEachArriveWhole() async throws {

@@ -25,9 +25,11 @@ import Testing
             return
         }
         #expect(library == bundle.library.path)
-        // dlerror names the file; the loader shows the real path, not /proc/self/fd/N.
-        #expect(reason.contains(bundle.library.path), "reason: \(reason)")
+        // dlerror starts with the file it opened (/proc/self/fd/N); the error names
+        // the real path once, as `library`, and the reason does not repeat it.
+        #expect(!reason.contains(bundle.library.path), "reason: \(reason)")
         #expect(!reason.contains("/proc/self/fd"), "reason: \(reason)")
+        #expect(error.description == "plugin \(bundle.library.path): not loadable: \(reason)")
         #expect(reason.contains("ELF") || reason.contains("too short"), "reason: \(reason)")
     }
 
@@ -57,7 +59,20 @@ import Testing
             library: bundle.library.path, plugin: mismatch.version, host: PluginABIVersion(major: 1, minor: 1))
         #expect(throws: expected) { try load(bundle, recorder: recorder) }
         #expect(expected.description.contains("plugin built for \(mismatch.version)"))
+        #expect(expected.description.contains("update the broker"), "a newer plugin needs a newer broker")
         #expect(recorder.pluginLogs(containing: "init ran").isEmpty, "init ran: \(recorder.logs)")
+    }
+
+    @Test("an ABI mismatch says which side to update", arguments: [
+        (PluginABIVersion(major: 2, minor: 0), "update the broker (quickactionsd) to one serving ABI 2.0"),
+        (PluginABIVersion(major: 1, minor: 2), "update the broker (quickactionsd) to one serving ABI 1.2"),
+        (PluginABIVersion(major: 0, minor: 9), "rebuild the plugin against quickactions_plugin.h 1.1"),
+    ])
+    func anABIMismatchSaysWhichSideToUpdate(_ plugin: PluginABIVersion, _ remedy: String) {
+        let error = PluginLoadError.abiMismatch(library: "/b/lib.so", plugin: plugin, host: PluginABIVersion(major: 1, minor: 1))
+        #expect(error.reason == "ABI mismatch: plugin built for \(plugin), host serves 1.0 to 1.1; "
+            + (plugin.major == 0 ? "the plugin is older than this broker: " : "the plugin is newer than this broker: ")
+            + remedy)
     }
 
     @Test func aFailingCInitReportsItsMessage() throws {
@@ -74,6 +89,8 @@ import Testing
         // Linked by swiftc (SwiftPM), it registered with the Swift runtime: never closed.
         #expect(isLoaded(bundle.library.path))
         #expect(recorder.loaderLogs(containing: "kept mapped").count == 1)
+        // The caller logs the failure, once; the loader adds only that note, at debug level.
+        #expect(recorder.logs.filter { $0.origin == .loader && $0.level > .debug }.isEmpty, "\(recorder.logs)")
     }
 
     /// Built by a C compiler alone, a plugin whose load fails is closed again.

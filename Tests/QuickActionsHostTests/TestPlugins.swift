@@ -58,6 +58,16 @@ struct TestBundle {
         }
     }
 
+    /// Writes an (empty) icon file at `path` inside the bundle: a dynamic item's icon file
+    /// must exist there.
+    @discardableResult
+    func addIcon(_ path: String) throws -> URL {
+        let url = bundle.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data().write(to: url)
+        return url
+    }
+
     /// Copies another built plugin into the bundle's folder under `name`.
     func add(plugin: String, as name: String) throws -> URL {
         let url = bundle.appendingPathComponent(name)

@@ -86,6 +86,28 @@ import Testing
         #expect(manifest.displayNameKey == nil)
     }
 
+    @Test(arguments: [
+        ("org.gnome.Contacts", "org.gnome.Contacts.desktop"),
+        ("org.gnome.Contacts.desktop", "org.gnome.Contacts.desktop"),
+        ("firefox-esr", "firefox-esr.desktop"),
+    ])
+    func desktopEntryIsADesktopFileIDWithItsSuffix(value: String, id: String) throws {
+        var plist = BundleFixtures.minimal()
+        plist["QuickActionsDesktopEntry"] = value
+        let (manifest, diagnostics) = try BundleManifest.parse(infoPlist: BundleFixtures.data(plist))
+        #expect(manifest.desktopEntry == id)
+        #expect(diagnostics.isEmpty)
+    }
+
+    @Test(arguments: ["", "../x.desktop", "a/b", ".hidden", "with space", ".desktop"])
+    func aBadDesktopEntryIsIgnoredWithAWarningNamingIt(value: String) throws {
+        var plist = BundleFixtures.minimal()
+        plist["QuickActionsDesktopEntry"] = value
+        let (manifest, diagnostics) = try BundleManifest.parse(infoPlist: BundleFixtures.data(plist))
+        #expect(manifest.desktopEntry == nil)
+        #expect(diagnostics.map(\.reason) == ["QuickActionsDesktopEntry \"\(value)\" is not a desktop file id (such as org.example.App.desktop); ignored"])
+    }
+
     @Test func iconFileIsUsedWithoutIconName() throws {
         var plist = BundleFixtures.minimal()
         plist["CFBundleIconFile"] = "Icon"

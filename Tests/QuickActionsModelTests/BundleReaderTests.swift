@@ -13,6 +13,7 @@ import Testing
         }
         try directory.write(utf16, to: "Music/fr.lproj/InfoPlist.strings")
         try directory.write("\"Search\" = \"Find\";", to: "Music/Base.lproj/InfoPlist.strings")
+        try directory.write(Data(), to: "Music/icons/cover.png")
 
         let result = BundleReader.read(bundleAt: url)
         #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")

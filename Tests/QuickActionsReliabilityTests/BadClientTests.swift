@@ -61,8 +61,8 @@ import Testing
         let limit = ItemLimits.maximumUserInfoDepth
         let cases: [(name: String, outcome: String)] = [
             ("arguments-depth:\(limit)", "return success=True message=fast fast -"),
-            ("arguments-depth:\(limit + 1)", "error org.freedesktop.DBus.Error.InvalidArgs: arguments.deep"),
-            ("arguments-depth:58", "error org.freedesktop.DBus.Error.InvalidArgs: arguments.deep"),
+            ("arguments-depth:\(limit + 1)", "error org.freedesktop.DBus.Error.InvalidArgs: \"arguments.deep"),
+            ("arguments-depth:58", "error org.freedesktop.DBus.Error.InvalidArgs: \"arguments.deep"),
             ("locale-variants:62", "error org.freedesktop.DBus.Error.InvalidArgs: option \"locale\" must have type \"s\", got \"v\""),
             ("locale-variants:63", "disconnected: org.freedesktop.DBus.Error.Disconnected"),
         ]
@@ -82,7 +82,9 @@ import Testing
         var arguments: [String]
         var error: String
         var mentions: String
-        var description: String { "\(tool) \(arguments.joined(separator: " "))" }
+        /// The longest the error line may be: a value at fault is quoted by a bounded prefix.
+        var longest = 4096
+        var description: String { "\(tool) \(arguments.joined(separator: " ").prefix(120))" }
     }
 
     static let clientCases: [ClientCase] = [
@@ -95,9 +97,9 @@ import Testing
                    error: "timeout-ms", mentions: "\"u\""),
         ClientCase(tool: "busctl", arguments: ["call", "org.quickactions.Broker1", "/org/quickactions/Broker1",
                                                "org.quickactions.Broker1", "Perform", "ssa{sv}",
-                                               String(repeating: "x", count: 256), "fast", "0"],
-                   // A long value is named by a bounded prefix and its length.
-                   error: "no application with id", mentions: "\"\(String(repeating: "x", count: 64))…\" (256 bytes)"),
+                                               String(repeating: "x", count: 100_000), "fast", "0"],
+                   error: "no application with id",
+                   mentions: "\"\(String(repeating: "x", count: 64))…\" (100000 bytes)", longest: 200),
         ClientCase(tool: "gdbus", arguments: ["call", "--dest", "org.quickactions.Broker1", "--object-path",
                                               "/org/quickactions/Broker1", "--method", "org.quickactions.Broker1.Perform",
                                               "org.example.fast1", "", "{}"],
@@ -123,6 +125,7 @@ import Testing
         #expect(result.status != 0, "\(result)")
         #expect(result.stderr.contains(bad.error), "\(result)")
         #expect(result.stderr.contains(bad.mentions), "\(result)")
+        #expect(result.stderr.utf8.count <= bad.longest, "\(result.stderr.utf8.count) bytes: \(result.stderr.prefix(500))")
         #expect(try await Self.serves(harness))
     }
 }

@@ -279,6 +279,19 @@ typedef struct qa_request {
 #define QA_LOG_WARNING 2
 #define QA_LOG_ERROR 3
 
+/** get_dynamic_items' callback (ABI 1.1): receives the stored items[0..count)
+ *  and the `user` pointer the plugin passed. */
+typedef void (*qa_items_visitor)(void *user, const qa_item *const *items, size_t count);
+
+/** Whether `host`'s table is large enough to have `field` and fills it. A
+ *  plugin declaring the field's ABI version need not check (an older host
+ *  refuses it); one that declares an older minor, to stay loadable by older
+ *  brokers, checks before calling a newer function:
+ *
+ *      if (QA_HOST_HAS(host, get_dynamic_items)) ... */
+#define QA_HOST_HAS(host, field) \
+    ((host)->struct_size >= offsetof(qa_host, field) + sizeof((host)->field) && (host)->field != NULL)
+
 /** The host's table, handed to init. It and its context stay valid until
  *  the process exits. Every function is thread-safe. The plugin passes
  *  `context` back as the first argument of every call. */
@@ -327,6 +340,26 @@ typedef struct qa_host {
      *  ignored and logged. A call after the broker gave up waiting is
      *  accepted and discarded. */
     void (*complete)(void *context, qa_completion completion, bool success, const char *message);
+
+    /* ── Appended in ABI 1.1 (see QA_HOST_HAS for plugins declaring 1.0) ── */
+
+    /** ABI 1.1. Reads back the app's dynamic items as the broker keeps
+     *  them: the list last set with set_dynamic_items, by this load or by
+     *  an earlier run (the broker stores the list across its restarts), in
+     *  the order set, each id present only where the plugin gave one. So a
+     *  plugin can extend its list after a restart instead of replacing it
+     *  blind.
+     *
+     *  Calls visit(user, items, count) exactly once, before returning;
+     *  count 0 (items MAY then be NULL) when there are none. The items and
+     *  everything they point to belong to the host and are valid only
+     *  during that call: copy what you keep. visit MAY call other host
+     *  functions, set_dynamic_items included. Callable from any thread from
+     *  the start of init on.
+     *
+     *  Returns QA_STATUS_OK, or QA_STATUS_INVALID when visit is NULL (it is
+     *  then not called). */
+    qa_status (*get_dynamic_items)(void *context, qa_items_visitor visit, void *user);
 } qa_host;
 
 /* ── The plugin's descriptor ────────────────────────────────────────── */

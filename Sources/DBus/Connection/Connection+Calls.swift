@@ -7,9 +7,10 @@ extension Connection {
     /// The default time a call waits for its reply: 25 s, as libdbus's.
     public static let defaultTimeout: Duration = .seconds(25)
 
-    /// Sends a method call; `completion` runs exactly once, on the loop
-    /// thread, with the reply or the error (an error reply, a timeout, or
-    /// the bus going away). Wraps `dbus_connection_send_with_reply` and
+    /// Sends a method call; `completion` runs exactly once with the reply or
+    /// the error (an error reply, a timeout, or the bus going away): on the
+    /// loop thread, or on the calling thread before this returns when the
+    /// reply was already in before the notify could be set. Wraps `dbus_connection_send_with_reply` and
     /// `dbus_pending_call_set_notify`.
     public func call(
         _ message: Message, timeout: Duration = Connection.defaultTimeout,
@@ -48,11 +49,31 @@ extension Connection {
 
     /// Sends a method call and waits for its reply without blocking a thread.
     /// An error reply is thrown as a `DBusError` with the peer's name and message.
+    ///
+    /// The reply crosses from the loop thread to the awaiting task through a
+    /// ``ReplyHandOff`` (a pthread mutex), not as the continuation's value:
+    /// when the reply arrives before the task has suspended, the Swift runtime
+    /// resumes it through an atomic that ThreadSanitizer cannot see, so
+    /// nothing it knows of would order the reply's creation before its use.
     public func call(_ message: Message, timeout: Duration = Connection.defaultTimeout) async throws(DBusError) -> Message {
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Message, DBusError>, Never>) in
-            call(message, timeout: timeout) { continuation.resume(returning: $0) }
+        try await call(message, timeout: timeout, afterSending: nil)
+    }
+
+    /// ``call(_:timeout:)`` with a hook that runs on the calling thread after
+    /// the message went out and before the task waits (tests use it to let
+    /// the reply overtake the wait).
+    func call(
+        _ message: Message, timeout: Duration, afterSending: (@Sendable () -> Void)?
+    ) async throws(DBusError) -> Message {
+        let handOff = ReplyHandOff()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            call(message, timeout: timeout) { result in
+                handOff.deliver(result)
+                continuation.resume()
+            }
+            afterSending?()
         }
-        return try result.get()
+        return try handOff.take().get()
     }
 
     /// Calls a method and returns the reply's values.
@@ -88,6 +109,24 @@ extension Connection {
             throw DBusError(.noReply, "\(member.rawValue) finished without a result")
         }
         return try result.get().arguments()
+    }
+}
+
+/// Hands one reply from the thread that completed the call to the task that
+/// waits for it. Delivering and taking lock the same pthread mutex, which
+/// gives the hand-over a happens-before edge of its own (one that
+/// ThreadSanitizer intercepts), whichever way the continuation was resumed.
+final class ReplyHandOff: Sendable {
+    private let result = Locked<Result<Message, DBusError>?>(nil)
+
+    func deliver(_ reply: Result<Message, DBusError>) {
+        result.withLock { $0 = reply }
+    }
+
+    /// The delivered reply; called after the continuation resumed, so there is one.
+    func take() -> Result<Message, DBusError> {
+        result.withLock { $0.take() }
+            ?? .failure(DBusError(.noReply, "the call was resumed without a reply"))
     }
 }
 

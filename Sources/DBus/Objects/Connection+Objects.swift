@@ -82,13 +82,13 @@ extension Connection {
 
     private func declaredInterface(_ call: MethodCall) throws(DBusError) -> Interface {
         guard let path = call.path, let node = objects.node(at: path) else {
-            throw DBusError(.unknownObject, "no object at path \(call.path?.rawValue ?? "")")
+            throw DBusError(.unknownObject, "no object at path \((call.path?.rawValue ?? "").quoted())")
         }
         guard case .string(let name)? = call.arguments.first else {
             throw DBusError.invalidArgs("the first argument must be an interface name")
         }
         guard let interfaceName = try? InterfaceName(name), let interface = node.byName[interfaceName] else {
-            throw DBusError(.unknownInterface, "object \(path.rawValue) has no interface \"\(name)\" with properties")
+            throw DBusError(.unknownInterface, "object \(path.rawValue) has no interface \(name.quoted()) with properties")
         }
         return interface
     }
@@ -99,7 +99,7 @@ extension Connection {
             throw DBusError.invalidArgs("the second argument must be a property name")
         }
         guard let property = interface.propertiesByName[name] else {
-            throw DBusError(.unknownProperty, "interface \(interface.name.rawValue) has no property \"\(name)\"")
+            throw DBusError(.unknownProperty, "interface \(interface.name.rawValue) has no property \(name.quoted())")
         }
         return (interface, property)
     }

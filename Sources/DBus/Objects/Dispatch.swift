@@ -16,7 +16,7 @@ extension Connection {
             declared = []
             standard = standardInterfaces.forIntermediateNode
         } else {
-            reject(message, DBusError(.unknownObject, "no object at path \(path.rawValue)"))
+            reject(message, DBusError(.unknownObject, "no object at path \(path.rawValue.quoted())"))
             return
         }
 

@@ -176,7 +176,6 @@ final class HostProcessExecutor: PluginExecutor {
     /// A Perform the host did not answer: its connection went away (the host is ending; the
     /// answer waits until how it ended is known) or the call itself failed.
     private func failedCall(_ error: DBusError, generation: Int, completion: @escaping @Sendable (ExecutionResult) -> Void) {
-        broker.log(.debug, "DEBUG failedCall \(error)")
         let lost = error.name == .disconnected || error.name == .noReply
         let failNow = state.withLock { state -> Bool in
             guard lost, state.generation == generation else { return true }
@@ -280,6 +279,10 @@ final class HostProcessExecutor: PluginExecutor {
                     }
                 }
             }),
+            Method(HostAPI.BrokerMember.getDynamicItems, outputs: [Argument("items", .array(HostItemCodec.itemType))]) { [weak self] _ in
+                guard let self else { return [HostItemCodec.encode([])] }
+                return [HostItemCodec.encode(broker.publishedItems(of: appID))]
+            },
             Method(HostAPI.BrokerMember.log,
                    inputs: [Argument("level", .uint32), Argument("loader", .boolean), Argument("message", .string)]) { [weak self] call in
                 guard let self else { return [] }
@@ -314,6 +317,7 @@ final class HostProcessExecutor: PluginExecutor {
         guard let (connection, waiting, generation) = ready else { return }
         broker.log(.info, "loaded \(appID) from \(bundle.executableURL.path) (\(name.isEmpty ? "unnamed" : name), "
             + "ABI \(abi)) in its plugin host, pid \(pid)")
+        broker.recordLoad(of: appID, error: nil)
         broker.loadedChanged(appID)
         for (index, entry) in waiting.enumerated() {
             send(entry.request, on: connection, launch: index == 0, generation: generation,
@@ -332,13 +336,13 @@ final class HostProcessExecutor: PluginExecutor {
         }
         guard matched else { return }
         broker.log(.error, "cannot load \(appID): \(reason)")
+        broker.recordLoad(of: appID, error: reason)
         failWaiting(with: DBusError(.pluginFailed, "\(appID) could not be loaded: \(reason)"))
     }
 
     // MARK: Ending
 
     private func disconnected(generation: Int) {
-        broker.log(.debug, "DEBUG disconnected \(generation)")
         // The host closed its connection: it is ending (exited() follows with how), or it is
         // broken; either way it gets no more calls, and it gets a few seconds to end.
         let pid = state.withLock { state -> pid_t? in
@@ -359,7 +363,6 @@ final class HostProcessExecutor: PluginExecutor {
 
     /// The host process ended (from its waitpid thread).
     func exited(pid: pid_t, _ exit: HostExit) {
-        broker.log(.debug, "DEBUG exited \(pid)")
         let outcome = state.withLock { state -> (expected: Bool, orphaned: [@Sendable (ExecutionResult) -> Void], waiting: [Waiting], connection: Connection?, onEnd: [@Sendable () -> Void], restart: Bool)? in
             let expected: Bool
             let connection: Connection?

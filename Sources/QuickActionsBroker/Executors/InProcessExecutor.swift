@@ -61,9 +61,11 @@ final class InProcessExecutor: PluginExecutor {
                 plugin.launch(request) { completion(.completed($0, launched: true)) }
                 loaded.withLock { $0 = plugin }
                 broker.log(.info, "loaded \(appID) from \(bundle.executableURL.path) into the broker (in-process)")
+                broker.recordLoad(of: appID, error: nil)
                 broker.loadedChanged(appID)
             } catch {
                 broker.log(.error, "cannot load \(appID): \(error)")
+                broker.recordLoad(of: appID, error: "\(error)")
                 completion(.failed(DBusError(.pluginFailed, "\(appID) could not be loaded: \(error)")))
             }
         }

@@ -1,3 +1,4 @@
+import DBus
 /// What the command line asks for, once parsed.
 public enum Invocation: Sendable, Equatable {
     /// Show the help of a command, or of the tool when nil.
@@ -33,16 +34,27 @@ public struct ArgumentParser: Sendable {
 
     /// Parses the arguments after the tool's own name.
     public func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
-        // Before the command: only global options, --help and --version.
+        // Before the command: the global options, --help, --version, and any
+        // command's own options (`--json apps`); the latter are read again
+        // with the command's arguments, so the command decides whether it takes them.
         var index = 0
         var globalsBefore = ParsedArguments()
+        var commandOptionsBefore: [String] = []
         let topOptions = GlobalOptions.specs + [Self.helpOption, Self.versionOption]
+        let anyOption = topOptions + commands.flatMap(\.options)
         while index < arguments.count, arguments[index].hasPrefix("-"), arguments[index] != "-" {
             if arguments[index] == "--" {
                 index += 1
                 break
             }
-            index = try consumeOption(at: index, in: arguments, options: topOptions, into: &globalsBefore)
+            var scratch = ParsedArguments()
+            let next = try consumeOption(at: index, in: arguments, options: anyOption, into: &scratch)
+            if topOptions.contains(where: { scratch.flags.contains($0.long) || scratch.values[$0.long] != nil }) {
+                index = try consumeOption(at: index, in: arguments, options: topOptions, into: &globalsBefore)
+            } else {
+                commandOptionsBefore += arguments[index..<next]
+                index = next
+            }
         }
         if globalsBefore.flag("help") { return .help(command: nil) }
         if globalsBefore.flag("version") { return .version }
@@ -54,9 +66,9 @@ public struct ArgumentParser: Sendable {
             return try parseHelp(Array(arguments[(index + 1)...]))
         }
         guard let spec = command(named: name) else {
-            throw UsageError("unknown command '\(name)'; see '\(toolName) --help' for the commands")
+            throw UsageError("unknown command \(name.quoted(mark: "'")); see '\(toolName) --help' for the commands")
         }
-        let rest = Array(arguments[(index + 1)...])
+        let rest = commandOptionsBefore + Array(arguments[(index + 1)...])
         if rest.prefix(while: { $0 != "--" }).contains(where: { $0 == "--help" || $0 == "-h" }) {
             return .help(command: spec.name)
         }
@@ -82,14 +94,17 @@ public struct ArgumentParser: Sendable {
         return .run(command: spec.name, arguments: parsed, globals: globals)
     }
 
-    /// `help [command]`.
+    /// `help [command]`. `help --help` is the tool's help (which documents
+    /// `help`); errors are not attributed to `help`, so their hint points at
+    /// the tool's help rather than back at `help --help`.
     private func parseHelp(_ rest: [String]) throws(UsageError) -> Invocation {
-        guard let name = rest.first else { return .help(command: nil) }
+        guard let name = rest.first, name != "--help", name != "-h" else { return .help(command: nil) }
         guard rest.count == 1 else {
-            throw UsageError("unexpected argument '\(rest[1])'; 'help' takes one command name", command: "help")
+            throw UsageError(
+                "unexpected argument \(rest[1].quoted(mark: "'")); 'help' takes one command name; see '\(toolName) --help'")
         }
         guard let spec = command(named: name) else {
-            throw UsageError("unknown command '\(name)'; see '\(toolName) --help' for the commands", command: "help")
+            throw UsageError("unknown command \(name.quoted(mark: "'")); see '\(toolName) --help' for the commands")
         }
         return .help(command: spec.name)
     }
@@ -118,7 +133,7 @@ public struct ArgumentParser: Sendable {
             throw UsageError("missing expected argument '<\(missing.name)>'")
         }
         if parsed.positionals.count > spec.arguments.count {
-            throw UsageError("unexpected argument '\(parsed.positionals[spec.arguments.count])'")
+            throw UsageError("unexpected argument \(parsed.positionals[spec.arguments.count].quoted(mark: "'"))")
         }
         return parsed
     }
@@ -145,12 +160,12 @@ public struct ArgumentParser: Sendable {
             spec = name.count == 1 ? options.first { $0.short.map(String.init) == name } : nil
         }
         guard let spec else {
-            throw UsageError("unknown option '\(token)'")
+            throw UsageError("unknown option \(token.quoted(mark: "'"))")
         }
         switch spec.kind {
         case .flag:
             if let inlineValue {
-                throw UsageError("option '--\(spec.long)' takes no value, got '\(inlineValue)'")
+                throw UsageError("option '--\(spec.long)' takes no value, got \(inlineValue.quoted(mark: "'"))")
             }
             parsed.flags.insert(spec.long)
             return index + 1

@@ -37,7 +37,7 @@ public struct TypedArgument: Sendable, Equatable {
     /// Parses one `--arg` value; the error names the argument and what is wrong.
     public init(parsing text: String) throws(UsageError) {
         guard let equals = text.firstIndex(of: "=") else {
-            throw UsageError("--arg '\(text)' has no '=': write KEY=VALUE or KEY:TYPE=VALUE")
+            throw UsageError("--arg \(text.quoted(mark: "'")) has no '=': write KEY=VALUE or KEY:TYPE=VALUE")
         }
         var key = String(text[..<equals])
         let raw = String(text[text.index(after: equals)...])
@@ -46,13 +46,13 @@ public struct TypedArgument: Sendable, Equatable {
             let spelling = String(key[key.index(after: colon)...])
             guard let parsed = Kind(spelling: spelling) else {
                 throw UsageError(
-                    "--arg '\(text)' has an unknown type '\(spelling)': use string, int, bool or double")
+                    "--arg \(text.quoted(mark: "'")) has an unknown type \(spelling.quoted(mark: "'")): use string, int, bool or double")
             }
             kind = parsed
             key = String(key[..<colon])
         }
         guard !key.isEmpty else {
-            throw UsageError("--arg '\(text)' has an empty key: write KEY=VALUE")
+            throw UsageError("--arg \(text.quoted(mark: "'")) has an empty key: write KEY=VALUE")
         }
         self.key = key
         switch kind {
@@ -60,20 +60,20 @@ public struct TypedArgument: Sendable, Equatable {
             value = .string(raw)
         case .int:
             guard let number = Int64(raw) else {
-                throw UsageError("--arg '\(text)': '\(raw)' is not an integer (a 64-bit signed whole number)")
+                throw UsageError("--arg \(text.quoted(mark: "'")): \(raw.quoted(mark: "'")) is not an integer (a 64-bit signed whole number)")
             }
             value = .int64(number)
         case .bool:
             switch raw {
             case "true": value = .boolean(true)
             case "false": value = .boolean(false)
-            default: throw UsageError("--arg '\(text)': '\(raw)' is not a boolean: use true or false")
+            default: throw UsageError("--arg \(text.quoted(mark: "'")): \(raw.quoted(mark: "'")) is not a boolean: use true or false")
             }
         case .double:
             guard let number = Double(raw), number.isFinite, !raw.isEmpty,
                   raw.allSatisfy({ "0123456789+-.eE".contains($0) })
             else {
-                throw UsageError("--arg '\(text)': '\(raw)' is not a finite decimal number")
+                throw UsageError("--arg \(text.quoted(mark: "'")): \(raw.quoted(mark: "'")) is not a finite decimal number")
             }
             value = .double(number)
         }
@@ -87,7 +87,7 @@ public struct TypedArgument: Sendable, Equatable {
         for text in texts {
             let argument = try TypedArgument(parsing: text)
             guard seen.insert(argument.key).inserted else {
-                throw UsageError("--arg key '\(argument.key)' is given more than once")
+                throw UsageError("--arg key \(argument.key.quoted(mark: "'")) is given more than once")
             }
             entries.append(DictionaryEntry(.string(argument.key), .variant(argument.value)))
         }

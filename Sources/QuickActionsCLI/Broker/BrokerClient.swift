@@ -35,6 +35,15 @@ public final class BrokerClient: Sendable {
         return try Application.list(managedObjects: reply.first)
     }
 
+    /// The broker's status: the root's properties (Properties.GetAll) and
+    /// every app object's, from the ObjectManager.
+    public func status() async throws(CLIError) -> BrokerStatus {
+        let root = try await call(BrokerAPI.Member.getAll, [.string(BrokerAPI.interface.rawValue)],
+                                  interface: BrokerAPI.properties, what: "the broker's properties")
+        let objects = try await call(BrokerAPI.Member.getManagedObjects, [], interface: BrokerAPI.objectManager)
+        return try BrokerStatus(properties: root.first, managedObjects: objects.first)
+    }
+
     /// `GetItems(app_id, options)`.
     public func items(of app: String, options: RequestOptions = RequestOptions()) async throws(CLIError) -> [Item] {
         let reply = try await call(BrokerAPI.Member.getItems, [.string(app), options.value])
@@ -74,6 +83,16 @@ public final class BrokerClient: Sendable {
             throw .failed("the broker answered ForgetApplication of '\(app)' with \(reply), not a count")
         }
         return removed
+    }
+
+    /// `ForgetUsage(app_id)`: clears one app's usage history, or every app's for "";
+    /// returns how many items had one.
+    public func forgetUsage(app: String) async throws(CLIError) -> UInt32 {
+        let reply = try await call(BrokerAPI.Member.forgetUsage, [.string(app)], what: app.isEmpty ? nil : "ForgetUsage of app '\(app)'")
+        guard case .uint32(let count)? = reply.first else {
+            throw .failed("the broker answered ForgetUsage with something other than a count")
+        }
+        return count
     }
 
     /// Subscribes to the broker's signals (ItemsChanged, ApplicationsChanged);

@@ -5,15 +5,11 @@ import QuickActionsAPI
 /// exit code: one place for the mapping the help documents.
 public enum BrokerErrorMapping {
     /// Errors meaning nobody answers for the broker's name.
-    static let notRunning: Set<String> = [
-        ErrorName.serviceUnknown.rawValue, ErrorName.nameHasNoOwner.rawValue,
-        "org.freedesktop.DBus.Error.Spawn.ExecFailed", "org.freedesktop.DBus.Error.Spawn.ChildExited",
-        "org.freedesktop.DBus.Error.Spawn.ChildSignaled", "org.freedesktop.DBus.Error.Spawn.Failed",
-        "org.freedesktop.DBus.Error.Spawn.FailedToSetup", "org.freedesktop.DBus.Error.Spawn.ServiceNotFound",
-        "org.freedesktop.DBus.Error.Spawn.ServiceNotValid", "org.freedesktop.DBus.Error.Spawn.NoMemory",
-        "org.freedesktop.DBus.Error.Spawn.PermissionsInvalid", "org.freedesktop.DBus.Error.Spawn.FileInvalid",
-        "org.freedesktop.DBus.Error.Spawn.ConfigInvalid", "org.freedesktop.DBus.Error.Spawn.ChildForkFailed",
-    ]
+    static let notRunning: Set<String> = [ErrorName.serviceUnknown.rawValue, ErrorName.nameHasNoOwner.rawValue]
+
+    /// The prefix of the errors a bus answers when D-Bus activation of the
+    /// broker failed (`org.freedesktop.DBus.Error.Spawn.ExecFailed`, `.ChildExited`, …).
+    static let spawnPrefix = "org.freedesktop.DBus.Error.Spawn."
 
     /// How to start the broker, for messages.
     public static func startHint(_ globals: GlobalOptions) -> String {
@@ -33,7 +29,7 @@ public enum BrokerErrorMapping {
         if globals.bus == .session {
             message += "; is a D-Bus session running (DBUS_SESSION_BUS_ADDRESS)?"
         }
-        return .unreachable(message)
+        return .unreachable(message, name: error.name.rawValue)
     }
 
     /// Maps an error answered to a call (`what` says which call, for messages).
@@ -42,26 +38,29 @@ public enum BrokerErrorMapping {
         let message = oneLine(error.message)
         switch name {
         case BrokerAPI.ErrorNames.unknownApplication.rawValue, BrokerAPI.ErrorNames.unknownItem.rawValue:
-            return .notFound(message)
-        case BrokerAPI.ErrorNames.pluginFailed.rawValue:
-            return .pluginFailed(message)
-        case BrokerAPI.ErrorNames.timeout.rawValue:
-            return .pluginFailed(message)
+            return .notFound(message, name: name)
+        case BrokerAPI.ErrorNames.pluginFailed.rawValue, BrokerAPI.ErrorNames.timeout.rawValue:
+            return .pluginFailed(message, name: name)
         case BrokerAPI.ErrorNames.applicationInstalled.rawValue:
-            return .failed(message)
+            return .failed(message, name: name)
         case ErrorName.invalidArgs.rawValue:
-            return .usage(UsageError("the broker rejected \(what): \(message)"))
+            return .usage(UsageError("the broker rejected \(what): \(message)", dbusName: name))
+        case _ where name.hasPrefix(spawnPrefix):
+            return .unreachable(
+                "\(globals.busDescription) could not start the broker (\(BrokerAPI.busName.rawValue)) by D-Bus "
+                    + "activation: \(message) (\(name)); check the Exec line of its activation file "
+                    + "(\(BrokerAPI.busName.rawValue).service) and the broker's log", name: name)
         case _ where notRunning.contains(name):
             return .unreachable(
                 "the broker (\(BrokerAPI.busName.rawValue)) is not running on \(globals.busDescription); "
-                    + startHint(globals))
+                    + startHint(globals), name: name)
         case ErrorName.noReply.rawValue, ErrorName.timeout.rawValue:
             return .unreachable(
-                "the broker (\(BrokerAPI.busName.rawValue)) on \(globals.busDescription) did not answer \(what): \(message)")
+                "the broker (\(BrokerAPI.busName.rawValue)) on \(globals.busDescription) did not answer \(what): \(message)", name: name)
         case ErrorName.disconnected.rawValue, ErrorName.accessDenied.rawValue, ErrorName.ioError.rawValue:
-            return .unreachable("cannot reach the broker on \(globals.busDescription) for \(what): \(message)")
+            return .unreachable("cannot reach the broker on \(globals.busDescription) for \(what): \(message)", name: name)
         default:
-            return .failed("the broker refused \(what): \(message) (\(name))")
+            return .failed("the broker refused \(what): \(message) (\(name))", name: name)
         }
     }
 

@@ -50,6 +50,9 @@ public struct Item: Sendable, Equatable {
         raw = item.raw
     }
 
+    /// The usage score, in listings asked for in "frecency" order.
+    public var frecency: Double? { raw.dictionary?[.string(ItemKey.frecency)]?.double }
+
     /// Reads an `aa{sv}`.
     static func list(decoding value: Value?, app: String) throws(CLIError) -> [Item] {
         do {

@@ -11,10 +11,13 @@ public struct RequestOptions: Sendable, Equatable {
     public var activationToken: String?
     /// Perform only: exactly the item with this id.
     public var itemID: String?
+    /// GetItems/GetAllItems: "display" or "frecency".
+    public var order: String?
 
     public init(locale: String? = nil, limit: UInt32? = nil, timeoutMilliseconds: UInt32? = nil,
-                arguments: Value? = nil, activationToken: String? = nil, itemID: String? = nil) {
+                arguments: Value? = nil, activationToken: String? = nil, itemID: String? = nil, order: String? = nil) {
         self.itemID = itemID
+        self.order = order
         self.locale = locale
         self.limit = limit
         self.timeoutMilliseconds = timeoutMilliseconds
@@ -34,6 +37,7 @@ public struct RequestOptions: Sendable, Equatable {
         if let arguments { add(BrokerAPI.Option.arguments, arguments) }
         if let activationToken { add(BrokerAPI.Option.activationToken, .string(activationToken)) }
         if let itemID { add(BrokerAPI.Option.itemID, .string(itemID)) }
+        if let order { add(BrokerAPI.Option.order, .string(order)) }
         return .dictionary(key: .string, value: .variant, entries)
     }
 }

@@ -1,7 +1,11 @@
+import DBus
 import QuickActionsAPI
 /// Options several commands share, and how their values are read.
 enum CommonOptions {
-    static let json = OptionSpec("json", help: "Print the data as one JSON document (sorted keys), for scripts.")
+    static let json = OptionSpec(
+        "json",
+        help: "Print the data as one JSON document (sorted keys), for scripts; a failure prints "
+            + "{\"error\": {\"name\", \"message\"}} there too.")
     static let locale = OptionSpec(
         "locale", kind: .value(name: "locale"),
         help: "Titles in this locale, e.g. de_DE (default: the broker's own locale).")
@@ -22,7 +26,7 @@ enum CommonOptions {
     static func locale(_ arguments: ParsedArguments) throws(UsageError) -> String? {
         guard let value = arguments.value("locale") else { return nil }
         guard !value.isEmpty, !value.contains(where: \.isWhitespace) else {
-            throw UsageError("--locale '\(value)' is not a locale name such as de_DE or fr")
+            throw UsageError("--locale \(value.quoted(mark: "'")) is not a locale name such as de_DE or fr")
         }
         return value
     }
@@ -31,7 +35,7 @@ enum CommonOptions {
     static func limit(_ arguments: ParsedArguments) throws(UsageError) -> UInt32? {
         guard let value = arguments.value("limit") else { return nil }
         guard let number = UInt32(value) else {
-            throw UsageError("--limit '\(value)' is not a whole number from 0 to \(UInt32.max)")
+            throw UsageError("--limit \(value.quoted(mark: "'")) is not a whole number from 0 to \(UInt32.max)")
         }
         return number
     }
@@ -41,7 +45,7 @@ enum CommonOptions {
         guard let value = arguments.value("timeout") else { return nil }
         let maximum = Double(BrokerAPI.maximumTimeoutMilliseconds) / 1000
         guard let seconds = Double(value), seconds.isFinite, seconds >= 0.001, seconds <= maximum else {
-            throw UsageError("--timeout '\(value)' is not a number of seconds from 0.001 to \(Int(maximum))")
+            throw UsageError("--timeout \(value.quoted(mark: "'")) is not a number of seconds from 0.001 to \(Int(maximum))")
         }
         return max(1, UInt32((seconds * 1000).rounded()))
     }

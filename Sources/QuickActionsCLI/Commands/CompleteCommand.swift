@@ -1,3 +1,4 @@
+import DBus
 /// `quickactions __complete apps`, `quickactions __complete items APP_ID` (item ids) and
 /// `quickactions __complete types APP_ID` (item types, for scripts installed before ids):
 /// hidden; what the completion scripts call. Prints one word per line and never writes to
@@ -26,7 +27,8 @@ struct CompleteCommand: CLICommand {
         case ("types", let app?): request = .types(app)
         case (let what, nil) where what == "items" || what == "types":
             throw UsageError("missing expected argument '<app-id>' for '\(what)'")
-        case (let what, _): throw UsageError("unknown completion '\(what)': use apps, 'items <app-id>' or 'types <app-id>'")
+        case (let what, _):
+            throw UsageError("unknown completion \(what.quoted(mark: "'")): use apps, 'items <app-id>' or 'types <app-id>'")
         }
     }
 

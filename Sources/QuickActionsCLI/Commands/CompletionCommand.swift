@@ -1,3 +1,4 @@
+import DBus
 /// `quickactions completion bash|zsh|fish`: prints a completion script.
 struct CompletionCommand: CLICommand {
     /// The shells a script can be printed for.
@@ -29,7 +30,7 @@ struct CompletionCommand: CLICommand {
     init(parsing arguments: ParsedArguments, environment: [String: String]) throws(UsageError) {
         let name = arguments.positionals[0]
         guard let shell = Shell(rawValue: name) else {
-            throw UsageError("unknown shell '\(name)': choose bash, zsh or fish")
+            throw UsageError("unknown shell \(name.quoted(mark: "'")): choose bash, zsh or fish")
         }
         self.shell = shell
     }

@@ -24,13 +24,13 @@ struct InvokeCommand: CLICommand {
             CommonOptions.argument, CommonOptions.timeout, CommonOptions.json, CommonOptions.activationToken,
         ],
         examples: [
-            Example("quickactions invoke com.example.music PlayAction", "Perform the item of type 'PlayAction'."),
+            Example("quickactions invoke com.example.music PlayMusic", "Perform the item of type 'PlayMusic'."),
             Example("quickactions invoke com.example.contacts --id 'FavoriteAction#4f0c…'",
                     "Perform one favorite of several, by the id 'list' shows."),
             Example(
                 "quickactions invoke com.example.contacts ShareAction --arg contact='Noah Becker' --arg favorite:bool=true",
                 "Pass typed caller data."),
-            Example("quickactions invoke com.example.music PlayAction --timeout 5 --json", "Wait at most 5 s; print JSON."),
+            Example("quickactions invoke com.example.music PlayMusic --timeout 5 --json", "Wait at most 5 s; print JSON."),
         ])
 
     let app: String

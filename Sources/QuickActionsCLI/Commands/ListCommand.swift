@@ -16,7 +16,7 @@ struct ListCommand: CLICommand {
         options: [CommonOptions.json, CommonOptions.locale, CommonOptions.limit],
         examples: [
             Example("quickactions list", "Every app's quick actions."),
-            Example("quickactions list org.example.Music --locale de", "One app's, with German titles."),
+            Example("quickactions list com.example.contacts --locale de", "One app's, with German titles."),
             Example("quickactions list --json --limit 3 | jq '.[].items[].title'", "The first three titles of each app."),
         ])
 

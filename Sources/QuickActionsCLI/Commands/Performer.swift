@@ -27,6 +27,11 @@ struct Performer: Sendable {
     /// a second. Success prints the plugin's message (or the JSON reply) and
     /// is exit 0; the plugin's failure is exit 1 with a line on stderr.
     func run(_ broker: BrokerClient, _ context: CommandContext) async throws(CLIError) -> ExitCode {
+        try await perform(broker, context).code
+    }
+
+    /// As ``run(_:_:)``, also returning the broker's reply (for `pick`'s notification).
+    func perform(_ broker: BrokerClient, _ context: CommandContext) async throws(CLIError) -> (code: ExitCode, result: PerformResult) {
         let console = context.console
         var spinner: Spinner?
         var interrupt: (any DispatchSourceSignal)?
@@ -64,10 +69,15 @@ struct Performer: Sendable {
             console.print(message)
         }
         guard result.success else {
-            let reason = result.message.map { BrokerErrorMapping.oneLine($0) } ?? "no message"
-            console.error("'\(type)' of app '\(app)' failed: \(reason)")
-            return .failure
+            console.error(failureLine(result))
+            return (.failure, result)
         }
-        return .success
+        return (.success, result)
+    }
+
+    /// The line saying the plugin reported failure.
+    func failureLine(_ result: PerformResult) -> String {
+        let reason = result.message.map { BrokerErrorMapping.oneLine($0) } ?? "no message"
+        return "'\(type)' of app '\(app)' failed: \(reason)"
     }
 }

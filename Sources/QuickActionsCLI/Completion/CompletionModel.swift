@@ -38,10 +38,7 @@ struct CompletionModel: Sendable {
     /// Help text cut to its first sentence and stripped of characters the
     /// shells' description syntax treats specially.
     static func shortHelp(_ text: String) -> String {
-        var sentence = text
-        if let end = text.range(of: ". ") {
-            sentence = String(text[..<end.lowerBound])
-        }
+        var sentence = firstSentence(text)
         if sentence.hasSuffix(".") { sentence.removeLast() }
         if let parenthesis = sentence.range(of: " (") { sentence = String(sentence[..<parenthesis.lowerBound]) }
         return String(sentence.filter { !"[]:'\"$`\\".contains($0) })
@@ -49,6 +46,22 @@ struct CompletionModel: Sendable {
 }
 
 extension CompletionModel {
+    /// Abbreviations whose period does not end a sentence ("e.g. de_DE").
+    static let abbreviations: Set<String> = ["e.g", "i.e", "etc", "vs", "cf"]
+
+    /// `text` up to the first ". " that ends a sentence: not one after an
+    /// abbreviation such as "e.g.".
+    static func firstSentence(_ text: String) -> String {
+        var searchStart = text.startIndex
+        while let end = text.range(of: ". ", range: searchStart..<text.endIndex) {
+            let before = text[..<end.lowerBound]
+            let word = before.split(whereSeparator: { $0 == " " || $0 == "(" }).last.map { $0.lowercased() } ?? ""
+            if !abbreviations.contains(word) { return String(before) }
+            searchStart = end.upperBound
+        }
+        return text
+    }
+
     /// The `help` command as completion sees it (the parser handles it itself).
     static let helpSpec = CommandSpec(
         name: "help", abstract: "Show help for a command.",

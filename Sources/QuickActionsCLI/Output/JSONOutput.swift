@@ -65,6 +65,35 @@ public enum JSONOutput {
         ["success": result.success, "result": object(result.raw), "app-id": app, "type": type, "id": id]
     }
 
+    /// `text` with every empty array or object written `[]` or `{}`: Foundation's
+    /// pretty printer puts blank lines inside them. Whitespace inside strings is kept.
+    static func collapsingEmptyContainers(_ text: String) -> String {
+        var result: [UInt8] = []
+        result.reserveCapacity(text.utf8.count)
+        var inString = false
+        var escaped = false
+        var bytes = Array(text.utf8)[...]
+        while let byte = bytes.popFirst() {
+            result.append(byte)
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true }
+                else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            if byte == UInt8(ascii: "\"") {
+                inString = true
+            } else if byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") {
+                let close = byte == UInt8(ascii: "[") ? UInt8(ascii: "]") : UInt8(ascii: "}")
+                let rest = bytes.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D }
+                if rest.first == close {
+                    result.append(close)
+                    bytes = rest.dropFirst()
+                }
+            }
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
+
     /// Serialises a JSONSerialization-ready object: pretty for documents,
     /// one line for streams (`watch --json`).
     public static func text(_ object: Any, compact: Bool = false) throws(CLIError) -> String {
@@ -72,7 +101,7 @@ public enum JSONOutput {
         if !compact { options.insert(.prettyPrinted) }
         do {
             let data = try JSONSerialization.data(withJSONObject: object, options: options)
-            return String(decoding: data, as: UTF8.self)
+            return collapsingEmptyContainers(String(decoding: data, as: UTF8.self))
         } catch {
             throw .failed("cannot write the broker's data as JSON: \(error)")
         }

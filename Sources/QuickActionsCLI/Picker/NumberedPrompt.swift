@@ -1,3 +1,4 @@
+import DBus
 /// The built-in picker: the items numbered on stderr, a number read from
 /// stdin. On a terminal a wrong answer asks again; from a pipe it is a usage error.
 struct NumberedPrompt {
@@ -25,7 +26,7 @@ struct NumberedPrompt {
             if let number = Int(trimmed), (1...count).contains(number) {
                 return menu.entries[number - 1]
             }
-            let problem = "'\(trimmed)' is not a number from 1 to \(count)"
+            let problem = "\(trimmed.quoted(mark: "'")) is not a number from 1 to \(count)"
             guard console.terminal.stdinIsTerminal else { throw .usage(UsageError(problem, command: "pick")) }
             console.writeError("\(problem)\n")
         }

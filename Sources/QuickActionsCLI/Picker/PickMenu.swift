@@ -15,15 +15,20 @@ struct PickMenu: Sendable, Equatable {
     /// "App: Title — Subtitle" per item, every item offered (each is performed by its id);
     /// lines that would be the same get " [app-id item-id]" so every line is unique.
     init(groups: [AppItems], names: [String: String]) {
-        var entries: [Entry] = []
+        var scored: [(entry: Entry, score: Double)] = []
         for group in groups {
             let name = names[group.appID].flatMap { $0.isEmpty ? nil : $0 } ?? group.appID
             for item in group.items {
                 var line = "\(name): \(item.title)"
                 if let subtitle = item.subtitle, !subtitle.isEmpty { line += " — \(subtitle)" }
-                entries.append(Entry(line: DisplayWidth.sanitize(line), app: group.appID, item: item))
+                scored.append((Entry(line: DisplayWidth.sanitize(line), app: group.appID, item: item), item.frecency ?? 0))
             }
         }
+        // Listed in frecency order, the most used items of every app come first; equal scores
+        // (never used) keep the broker's order. (sorted(by:) is not stable: compare positions.)
+        let entries = scored.enumerated()
+            .sorted { $0.element.score > $1.element.score || ($0.element.score == $1.element.score && $0.offset < $1.offset) }
+            .map(\.element.entry)
         var counts: [String: Int] = [:]
         for entry in entries { counts[entry.line, default: 0] += 1 }
         self.entries = entries.map { entry in

@@ -41,8 +41,15 @@ enum Picker: Sendable, Equatable {
         return path.split(separator: ":").contains { access("\($0)/\(name)", X_OK) == 0 }
     }
 
+    /// The exit statuses that mean the user cancelled: 1 (fzf with no match,
+    /// rofi, fuzzel and dmenu on Escape) and 130 (fzf on Escape or Ctrl-C).
+    /// Any other non-zero status is the picker's failure.
+    static let cancelStatuses: Set<Int32> = [1, 130]
+    static let cancelDescription = "1 and 130"
+
     /// Offers the menu and returns the chosen entry, or nil when the user
-    /// chose nothing (the picker was cancelled or printed nothing).
+    /// chose nothing (the picker exited with a cancel status or printed nothing).
+    /// A picker exiting with another status, or printing several lines, is an error.
     func choose(_ menu: PickMenu, console: Console) async throws(CLIError) -> PickMenu.Entry? {
         switch self {
         case .prompt:
@@ -72,8 +79,17 @@ enum Picker: Sendable, Equatable {
         if outcome.status == 126 || outcome.status == 127, case .shell = self {
             throw .usage(UsageError("the picker command \(name) could not be run (the shell exited \(outcome.status))"))
         }
-        guard outcome.status == 0 else { return nil }
-        guard outcome.output.contains(where: { !$0.isWhitespace }) else { return nil }
+        guard outcome.status == 0 else {
+            if Self.cancelStatuses.contains(outcome.status) { return nil }
+            throw .usage(UsageError(
+                "the picker \(name) failed with exit status \(outcome.status) (\(Self.cancelDescription) mean cancel)"))
+        }
+        let lines = outcome.output.split(whereSeparator: \.isNewline).filter { $0.contains { !$0.isWhitespace } }
+        guard !lines.isEmpty else { return nil }
+        guard lines.count == 1 else {
+            throw .usage(UsageError(
+                "the picker \(name) printed \(lines.count) lines; it must print the one chosen line (no multi-select)"))
+        }
         guard let entry = menu.entry(forOutput: outcome.output) else {
             let line = outcome.output.split(whereSeparator: \.isNewline).first.map(String.init) ?? outcome.output
             throw .notFound("the picker \(name) chose '\(DisplayWidth.sanitize(line))', which is not one of the offered actions")

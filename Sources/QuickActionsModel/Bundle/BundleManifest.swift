@@ -4,8 +4,10 @@ import Foundation
 ///
 /// Keys: `CFBundleIdentifier` (required, an `AppID`), `CFBundleExecutable` (required, a file
 /// name in the bundle), `CFBundleDisplayName`, `CFBundleName`, `CFBundleShortVersionString`,
-/// `CFBundleIconName`, `CFBundleIconFile`, `CFBundleDevelopmentRegion` and
-/// `UIApplicationShortcutItems` (see `ShortcutItemManifest`). Unknown keys are ignored.
+/// `CFBundleIconName`, `CFBundleIconFile`, `CFBundleDevelopmentRegion`,
+/// `QuickActionsDesktopEntry` and `UIApplicationShortcutItems` (see `ShortcutItemManifest`).
+/// Unknown keys are ignored, but one that looks like a misspelt known key
+/// (`CFBundleIdentifer`) is a warning naming the likely key.
 public struct BundleManifest: Sendable, Hashable {
     /// The most bytes an `Info.plist` may have; larger files are refused unread.
     public static let maximumInfoPlistSize = 4 << 20
@@ -31,11 +33,15 @@ public struct BundleManifest: Sendable, Hashable {
     /// `QuickActionsRunsInProcess` (Boolean): the plugin asks to run inside the broker instead
     /// of a host process of its own; honoured only when the broker allows it.
     public var runsInProcess = false
+    /// `QuickActionsDesktopEntry`: the desktop file id of the app the bundle belongs to
+    /// (`org.gnome.Contacts.desktop`; written with or without `.desktop`, kept with it), whose
+    /// entry gets the items as actions. Nil when absent or not a valid desktop file id.
+    public var desktopEntry: String?
 
     public init(
         appID: AppID, executable: String, displayName: String, displayNameKey: String? = nil,
         version: String? = nil, icon: ShortcutIcon? = nil, developmentRegion: String? = nil,
-        items: [ShortcutItem] = []
+        items: [ShortcutItem] = [], desktopEntry: String? = nil
     ) {
         self.appID = appID
         self.executable = executable
@@ -45,6 +51,23 @@ public struct BundleManifest: Sendable, Hashable {
         self.icon = icon
         self.developmentRegion = developmentRegion
         self.items = items
+        self.desktopEntry = desktopEntry
+    }
+
+    /// `QuickActionsDesktopEntry`'s value with `.desktop` added when missing, or nil when it is
+    /// no desktop file id: a file name of ASCII letters, digits, `.`, `-` and `_`, not starting
+    /// with a dot, at most 255 bytes with the suffix.
+    public static func desktopFileID(_ value: String) -> String? {
+        let id = value.hasSuffix(".desktop") ? value : value + ".desktop"
+        guard id.utf8.count <= 255, id.count > ".desktop".count, !id.hasPrefix("."),
+              id.unicodeScalars.allSatisfy({ scalar in
+                  switch scalar {
+                  case "A"..."Z", "a"..."z", "0"..."9", ".", "-", "_": return true
+                  default: return false
+                  }
+              })
+        else { return nil }
+        return id
     }
 
     /// Parses the contents of an `Info.plist`: a binary (`bplist00`) or XML property list.
@@ -87,7 +110,15 @@ private struct ManifestKeys {
         self.path = path
     }
 
+    /// The top-level keys this manifest reads.
+    static let knownKeys = [
+        "CFBundleIdentifier", "CFBundleExecutable", "CFBundleDisplayName", "CFBundleName",
+        "CFBundleShortVersionString", "CFBundleIconName", "CFBundleIconFile", "CFBundleDevelopmentRegion",
+        "UIApplicationShortcutItems",
+    ]
+
     mutating func manifest() throws(BundleError) -> BundleManifest {
+        warnAboutMisspeltKeys()
         guard let identifier = try requiredString("CFBundleIdentifier") else {
             throw .missingKey(path: path, key: "CFBundleIdentifier")
         }
@@ -124,7 +155,7 @@ private struct ManifestKeys {
             appID: appID, executable: executable, displayName: displayName, displayNameKey: displayNameKey,
             version: optionalString("CFBundleShortVersionString"), icon: icon,
             developmentRegion: optionalString("CFBundleDevelopmentRegion").flatMap { $0.isEmpty ? nil : $0 },
-            items: shortcutItems(appID: appID)
+            items: shortcutItems(appID: appID), desktopEntry: desktopEntry()
         )
         if let value = plist["QuickActionsRunsInProcess"] {
             if let flag = value as? Bool {
@@ -155,6 +186,15 @@ private struct ManifestKeys {
         return string
     }
 
+    private mutating func desktopEntry() -> String? {
+        guard let value = optionalString("QuickActionsDesktopEntry") else { return nil }
+        guard let id = BundleManifest.desktopFileID(value) else {
+            warn("QuickActionsDesktopEntry \"\(value.prefix(80))\" is not a desktop file id (such as org.example.App.desktop); ignored")
+            return nil
+        }
+        return id
+    }
+
     private mutating func shortcutItems(appID: AppID) -> [ShortcutItem] {
         guard let value = plist["UIApplicationShortcutItems"] else { return [] }
         guard let array = value as? [Any] else {
@@ -165,6 +205,10 @@ private struct ManifestKeys {
         // A static item's id is its type, so the type must be unique: the first one wins.
         var indexOfType: [String: Int] = [:]
         for (index, element) in array.enumerated() {
+            for (key, likely) in ShortcutItemManifest.misspeltKeys(in: element) {
+                warn("\(appID): UIApplicationShortcutItems[\(index)]: unknown key \(key.quotedForMessage) is ignored; "
+                    + "did you mean \(likely)?")
+            }
             switch ShortcutItemManifest.item(from: element) {
             case .success(var item):
                 if let first = indexOfType[item.type] {
@@ -180,6 +224,15 @@ private struct ManifestKeys {
             }
         }
         return items
+    }
+
+    /// A warning for each unknown key that is probably a known one misspelt.
+    private mutating func warnAboutMisspeltKeys() {
+        for key in plist.keys.sorted() {
+            if let likely = KeySuggestion.likelyKey(for: key, among: Self.knownKeys) {
+                warn("unknown key \(key.quotedForMessage) is ignored; did you mean \(likely)?")
+            }
+        }
     }
 
     private mutating func warn(_ reason: String) {

@@ -53,7 +53,30 @@ public enum BundleReader {
             localizations: Localizations(tables: tables, developmentRegion: parsed.manifest.developmentRegion),
             identity: BundleIdentity(infoPlist: infoPlistIdentity, executable: executableIdentity)
         )
+        diagnostics += iconFileWarnings(bundle, infoPlistPath: infoPlistPath)
         return Outcome(bundle: bundle, diagnostics: diagnostics)
+    }
+
+    /// A warning for each icon file (the app's, a static item's) that is missing or leads out
+    /// of the bundle: the item is still listed, without that icon.
+    private static func iconFileWarnings(_ bundle: PluginBundle, infoPlistPath: String) -> [Diagnostic] {
+        var owners: [(String, ShortcutIcon)] = []
+        if let icon = bundle.manifest.icon, case .file = icon { owners.append(("CFBundleIconFile", icon)) }
+        for (index, item) in bundle.manifest.items.enumerated() {
+            if let icon = item.icon, case .file = icon {
+                owners.append(("UIApplicationShortcutItems[\(index)] (type \(item.type.quotedForMessage))", icon))
+            }
+        }
+        return owners.compactMap { owner, icon in
+            do {
+                _ = try bundle.resolvedIcon(icon)
+                return nil
+            } catch {
+                return Diagnostic(
+                    file: infoPlistPath, reason: "\(bundle.manifest.appID): \(owner): \(error); listed without this icon",
+                    severity: .warning)
+            }
+        }
     }
 
     /// Reads `<name>.lproj/InfoPlist.strings` for every non-hidden `.lproj` folder in the bundle.

@@ -28,6 +28,11 @@ public struct PluginBundle: Sendable, Equatable {
     /// The static items, not localised.
     public var staticItems: [ShortcutItem] { manifest.items }
 
+    /// The languages the bundle is localised in: its `.lproj` names without `Base`, sorted.
+    public var languages: [String] {
+        localizations.tables.keys.filter { $0 != "Base" }.sorted()
+    }
+
     /// The display name in `locale`: the tables' entry for `CFBundleDisplayName` (or
     /// `CFBundleName`, whichever gave the name), else the entry for the name itself, else the name.
     public func displayName(locale: String) -> String {

@@ -19,6 +19,22 @@ enum ShortcutItemManifest {
         var reason: String
     }
 
+    /// The keys an item dictionary may have.
+    static let knownKeys = [
+        "UIApplicationShortcutItemType", "UIApplicationShortcutItemTitle", "UIApplicationShortcutItemSubtitle",
+        "UIApplicationShortcutItemIconType", "UIApplicationShortcutItemIconSymbolName",
+        "UIApplicationShortcutItemIconFile", "UIApplicationShortcutItemUserInfo",
+    ]
+
+    /// The unknown keys of an item dictionary that look like misspelt known ones, each with
+    /// the key it probably means, sorted by key.
+    static func misspeltKeys(in element: Any) -> [(key: String, likely: String)] {
+        guard let entry = element as? [String: Any] else { return [] }
+        return entry.keys.sorted().compactMap { key in
+            KeySuggestion.likelyKey(for: key, among: knownKeys).map { (key, $0) }
+        }
+    }
+
     static func item(from element: Any) -> Result<ShortcutItem, Skipped> {
         guard let entry = element as? [String: Any] else {
             return .failure(Skipped(reason: "is \(PropertyListUserInfo.typeName(element)), not a dictionary"))

@@ -1,5 +1,6 @@
-import DBus
+@testable import DBus
 import Foundation
+import Glibc
 import QuickActionsTestSupport
 import Testing
 
@@ -51,6 +52,25 @@ import Testing
             try await group.waitForAll()
         }
         #expect(service.calls.load(ordering: .relaxed) == 200)
+    }
+
+    /// The reply can come in, and the loop thread resume the caller, before
+    /// the calling task has suspended. What the reply holds must reach the
+    /// task intact all the same; under ThreadSanitizer (`make sanitizers`)
+    /// this is the interleaving that once raced (issue 13, item 4).
+    @Test func aReplyThatOvertakesTheAwaitIsHandedOverIntact() async throws {
+        let service = try await TestService()
+        let client = try service.client()
+        for index in 0..<3 {
+            let message = try Message.methodCall(
+                destination: TestService.name, path: TestService.path, interface: TestService.interface,
+                member: "Echo")
+            try message.append([.variant(.string("overtaken \(index)"))])
+            // Holding the caller back after sending lets the loop thread read the
+            // reply and resume the continuation before it is awaited.
+            let reply = try await client.call(message, timeout: .seconds(10), afterSending: { usleep(100_000) })
+            #expect(try reply.arguments() == [.variant(.string("overtaken \(index)"))])
+        }
     }
 
     @Test func blockingCallsWorkOffTheLoopThread() async throws {

@@ -26,6 +26,30 @@ struct ManPageTests {
         }
     }
 
+    /// Each command's paragraph under COMMANDS documents every option its
+    /// --help's USAGE line lists (pick takes --arg as invoke does, and says so).
+    @Test(arguments: ["apps", "list", "invoke", "pick", "watch", "status"])
+    func quickactionsPageDocumentsEveryOptionOfEachCommand(_ command: String) async throws {
+        let help = try await Command.run(PackagePaths.executable("quickactions").path, [command, "--help"])
+        try #require(help.status == 0, "\(help)")
+        let usage = help.stdout.components(separatedBy: "\n\n").first { $0.hasPrefix("USAGE") } ?? ""
+        // --json is documented once, under OPTIONS, for every command.
+        let options = Self.longOptions(in: usage).subtracting(["--json"])
+        let page = try String(
+            contentsOf: PackagePaths.root.appendingPathComponent("docs/man/quickactions.1"), encoding: .utf8)
+            .replacingOccurrences(of: "\\-", with: "-")
+        let commands = try #require(page.range(of: "\n.SH COMMANDS"))
+        let body = page[commands.upperBound...]
+        let start = try #require(
+            body.range(of: "\n.TP\n.B \(command)\n") ?? body.range(of: "\n.TP\n.BI \(command) "), "no paragraph for \(command)")
+        let rest = body[start.upperBound...]
+        let end = [rest.range(of: "\n.TP\n"), rest.range(of: "\n.SH ")].compactMap { $0?.lowerBound }.min()
+        let paragraph = rest[..<(end ?? rest.endIndex)]
+        for option in options.sorted() {
+            #expect(paragraph.contains(option), "the \(command) paragraph of quickactions.1 does not document \(option)")
+        }
+    }
+
     /// Every `--word` in a help text.
     static func longOptions(in text: String) -> Set<String> {
         var found: Set<String> = []

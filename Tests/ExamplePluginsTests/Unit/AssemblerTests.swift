@@ -65,7 +65,8 @@ import Testing
     @Test func helpDescribesTheCommand() async throws {
         let result = try await Command.run(PackagePaths.executable("quickactions-bundle").path, ["--help"])
         #expect(result.status == 0)
-        #expect(result.stdout.contains("USAGE: quickactions-bundle --products DIR --output DIR"))
+        #expect(result.stdout.contains("USAGE: quickactions-bundle check BUNDLE..."))
+        #expect(result.stdout.contains("quickactions-bundle --products DIR --output DIR"))
         #expect(result.stdout.contains("EXIT STATUS"))
     }
 
@@ -93,7 +94,7 @@ import Testing
             <key>UIApplicationShortcutItemType</key><string>a</string>
             <key>UIApplicationShortcutItemTitle</key><string>A</string>
             <key>UIApplicationShortcutItemIconFile</key><string>Icons/missing.svg</string>
-            """), [], "the icon of item a does not resolve"),
+            """), [], "UIApplicationShortcutItems[0] (type \"a\"): icon file"),
         ("<plist><dict><key>CFBundleIdentifier</key>", [], "Info.plist"),
         (manifest(item: "<key>UIApplicationShortcutItemType</key><string>a</string>"
                   + "<key>UIApplicationShortcutItemTitle</key><string>A</string>"),

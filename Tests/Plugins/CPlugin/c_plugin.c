@@ -12,6 +12,9 @@
  *   items-<case>       calls set_dynamic_items with a hostile or valid list
  *                      (see set_items) and completes with "status=<n>: <error>"
  *
+ *   stored             completes with "stored at init: <n>: <type>(<id>),..." —
+ *                      what get_dynamic_items (ABI 1.1) gave init
+ *
  * will_resign sets one dynamic item of type "resigned".
  */
 #include <quickactions_plugin.h>
@@ -23,9 +26,21 @@ typedef struct state {
     const qa_host *host;
     qa_completion stashed;
     int has_stashed;
+    /* What get_dynamic_items handed init, as text. */
+    char stored[512];
 } state;
 
 static state the_state;
+
+/* get_dynamic_items' visitor: copies types and ids out while the host's items are valid. */
+static void remember_stored(void *user, const qa_item *const *items, size_t count) {
+    char *out = user;
+    size_t used = (size_t)snprintf(out, sizeof the_state.stored, "%zu:", count);
+    for (size_t i = 0; i < count && used < sizeof the_state.stored; i++) {
+        used += (size_t)snprintf(out + used, sizeof the_state.stored - used, "%s%s(%s)", i == 0 ? " " : ",",
+                                 items[i]->type, items[i]->id != NULL ? items[i]->id : "-");
+    }
+}
 
 static qa_status c_init(const qa_plugin *plugin, const qa_host *host, void **out, char *error, size_t error_size) {
     (void)plugin;
@@ -34,6 +49,11 @@ static qa_status c_init(const qa_plugin *plugin, const qa_host *host, void **out
     the_state.host = host;
     *out = &the_state;
     host->log(host->context, QA_LOG_INFO, "c-plugin: init");
+    if (QA_HOST_HAS(host, get_dynamic_items)) {
+        host->get_dynamic_items(host->context, remember_stored, the_state.stored);
+    } else {
+        snprintf(the_state.stored, sizeof the_state.stored, "no get_dynamic_items");
+    }
     return QA_STATUS_OK;
 }
 
@@ -202,6 +222,9 @@ static void c_perform(void *opaque, const qa_request *request, qa_completion com
             s->has_stashed = 0;
         }
         complete(s, completion, true, "flushed");
+    } else if (strcmp(type, "stored") == 0) {
+        snprintf(message, sizeof message, "stored at init: %s", s->stored);
+        complete(s, completion, true, message);
     } else if (strncmp(type, "items-", 6) == 0) {
         char error[QA_ERROR_BUFFER_SIZE] = "";
         qa_status status = set_items(s, type + 6, error, sizeof error);

@@ -11,6 +11,8 @@
 //                   "set <n> items", or fails with the broker's reason
 //   show-*          (a type published so) completes with "performed <id> <title> <user info>",
 //                   the user info's keys sorted, so a test sees exactly which item it got
+//   stored          completes with "stored at init: <type>(<id>),...": what host.shortcutItems
+//                   read in init (the items the broker kept, across restarts)
 //   never           never calls its completion
 //   twice           calls its completion twice
 //   anything else   completes from another thread with the calls it has seen
@@ -23,9 +25,12 @@ final class SwiftTestPlugin: QuickActionsPlugin {
     let host: PluginHost
     /// The callbacks seen so far; touched only on the plugin's queue.
     private var calls: [String] = []
+    /// The stored dynamic items as init read them back.
+    private let storedAtInit: [ShortcutItem]
 
     init(host: PluginHost) throws {
         self.host = host
+        storedAtInit = host.shortcutItems
         host.log("swift-plugin: init for \(host.appID)")
     }
 
@@ -87,6 +92,9 @@ final class SwiftTestPlugin: QuickActionsPlugin {
             } catch {
                 completion(.failure("cannot write \(file.path): \(error)"))
             }
+        case "stored":
+            let stored = storedAtInit.map { "\($0.type)(\($0.id ?? "-"))" }.joined(separator: ",")
+            completion(.success("stored at init: \(stored)"))
         case "never":
             break
         case "twice":

@@ -46,7 +46,7 @@ struct CompletionCommandTests {
     }
 
     @Test("bash completes commands, options and shells without a broker", arguments: [
-        ("quickactions ", ["apps", "completion", "forget", "help", "invoke", "list", "pick", "watch"]),
+        ("quickactions ", ["apps", "completion", "forget", "help", "invoke", "list", "pick", "status", "watch"]),
         ("quickactions li", ["list"]),
         ("quickactions --", ["--address", "--help", "--session", "--system", "--version"]),
         ("quickactions list --l", ["--limit", "--locale"]),

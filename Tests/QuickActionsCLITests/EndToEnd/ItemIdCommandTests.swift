@@ -90,6 +90,18 @@ struct ItemIdCommandTests {
         #expect(lines == ["Ids: Publish", "Ids: Static", "Ids: Ada", "Ids: Bob", "Ids: Cy"])
     }
 
+    @Test("pick APP_ID offers only that app's items")
+    func pickOneApp() async throws {
+        let (harness, favorites) = try await Self.harnessWithFavorites()
+        let offered = harness.directory.appendingPathComponent("offered-one.txt")
+        let result = try await CLIProcess.run(
+            ["pick", "org.example.ids", "--picker", "tee '\(offered.path)' | grep -F 'Ids: Cy'"], harness)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout == "performed \(favorites[2].id) Cy Name=Cy\n")
+        let unknown = try await CLIProcess.run(["pick", "org.example.nosuch", "--picker", "cat"], harness)
+        #expect(unknown.status == 3, "\(unknown)")
+    }
+
     @Test("completion offers item ids")
     func completion() async throws {
         let (harness, favorites) = try await Self.harnessWithFavorites()

@@ -53,6 +53,19 @@ struct PickCommandTests {
         #expect((echoed["user-info"] as? [String: Any])?["n"] as? Int == 5)
     }
 
+    @Test("a bad --arg is refused (exit 2) before the picker is shown", arguments: [
+        "n:int=five", "noequals", ":bool=true", "x:colour=red",
+    ])
+    func badArgumentBeforeMenu(_ argument: String) async throws {
+        let harness = try await BrokerHarness(bundles: [CLIFixtures.cApp])
+        let shown = harness.directory.appendingPathComponent("shown")
+        let result = try await CLIProcess.run(
+            ["pick", "--picker", "touch '\(shown.path)'; head -n 1", "--arg", argument], harness)
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.contains("'\(argument)'"), "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: shown.path), "the picker was shown")
+    }
+
     @Test("choosing nothing exits 1 and performs nothing", arguments: [
         (["--picker", "false"], nil), (["--picker", "cat >/dev/null"], nil), ([], "\n"), ([], "q\n"),
     ] as [([String], String?)])
@@ -64,6 +77,28 @@ struct PickCommandTests {
         #expect(result.stderr.contains("nothing chosen"))
         let apps = try #require(try CLIProcess.json(try await CLIProcess.run(["apps", "--json"], harness)) as? [[String: Any]])
         #expect(apps.first?["loaded"] as? Bool == false, "no plugin was loaded")
+    }
+
+    @Test("a picker that fails (a status other than 1 or 130) or prints several lines is exit 2 with its status",
+          arguments: [
+            ("exit 3", "exit status 3"), ("kill -TERM $$", "exit status 143"),
+            ("grep 'C Example'", "printed 2 lines"), ("cat", "printed 2 lines"),
+          ])
+    func failingPicker(_ picker: String, _ expected: String) async throws {
+        let harness = try await BrokerHarness(bundles: [CLIFixtures.cApp])
+        let result = try await CLIProcess.run(["pick", "--picker", picker], harness)
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.contains(expected), "\(result)")
+        #expect(!result.stderr.contains("nothing chosen"), "\(result)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test("fzf's Escape (130) is a cancel too: exit 1, nothing performed")
+    func cancelledWith130() async throws {
+        let harness = try await BrokerHarness(bundles: [CLIFixtures.cApp])
+        let result = try await CLIProcess.run(["pick", "--picker", "exit 130"], harness)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("nothing chosen"), "\(result)")
     }
 
     @Test("a picker printing a line that was not offered exits 3; a missing picker or bad number exits 2")

@@ -7,7 +7,7 @@ import Testing
 struct ReachabilityTests {
     static let commands: [[String]] = [
         ["apps"], ["list"], ["list", "org.example.c"], ["invoke", "org.example.c", "succeed"],
-        ["pick", "--picker", "cat"], ["watch"],
+        ["pick", "--picker", "cat"], ["watch"], ["forget", "--usage"],
     ]
 
     @Test("every command exits 5 when the broker is not running, saying how to start it", arguments: commands)
@@ -19,6 +19,30 @@ struct ReachabilityTests {
         #expect(result.stdout.isEmpty)
         #expect(result.stderr == "quickactions: the broker (org.quickactions.Broker1) is not running on the session bus; "
             + "start it with 'systemctl --user start quickactionsd' or run 'quickactionsd'\n")
+    }
+
+    @Test("a failed D-Bus activation is exit 5 with the bus's reason, not \"not running\"", arguments: [
+        ("/bin/false", "org.freedesktop.DBus.Error.Spawn.ChildExited"),
+        ("/nonexistent/qa-quickactionsd", "org.freedesktop.DBus.Error.Spawn.ExecFailed"),
+    ])
+    func activationFails(_ exec: String, _ name: String) async throws {
+        let bus = try await TestBus()
+        defer { bus.stop() }
+        try """
+            [D-BUS Service]
+            Name=\(BrokerHarness.busName)
+            Exec=\(exec)
+            """.write(to: bus.serviceDirectory.appendingPathComponent("\(BrokerHarness.busName).service"),
+                      atomically: true, encoding: .utf8)
+        let result = try await CLIProcess.run(
+            ["apps", "--json"], nil, environment: bus.environment(), timeout: .seconds(60))
+        #expect(result.status == 5, "\(result)")
+        #expect(result.stderr.contains("could not start the broker (org.quickactions.Broker1) by D-Bus activation"),
+                "\(result)")
+        #expect(result.stderr.contains("(\(name))"), "\(result)")
+        #expect(!result.stderr.contains("is not running"), "\(result)")
+        let error = try JSONErrorTests.error(result)
+        #expect(error.name == name)
     }
 
     @Test("with --address, the message names that bus and the matching start command")

@@ -49,6 +49,23 @@ struct ArgumentParserTests {
             ["list", "--limit", "-1"],
             .run(command: "list", arguments: ParsedArguments(values: ["limit": ["-1"]]), globals: GlobalOptions())
         ),
+        // A command's own options may come before it, as the global ones may come after it.
+        (["--json", "apps"], .run(command: "apps", arguments: ParsedArguments(flags: ["json"]), globals: GlobalOptions())),
+        (
+            ["--json", "--system", "--limit=2", "list", "org.example.A", "--locale", "de"],
+            .run(
+                command: "list",
+                arguments: ParsedArguments(
+                    positionals: ["org.example.A"], values: ["limit": ["2"], "locale": ["de"]], flags: ["json"]),
+                globals: GlobalOptions(bus: .system))
+        ),
+        (
+            ["--arg", "a=1", "invoke", "a.b", "play", "--arg", "b=2"],
+            .run(
+                command: "invoke",
+                arguments: ParsedArguments(positionals: ["a.b", "play"], values: ["arg": ["a=1", "b=2"]]),
+                globals: GlobalOptions())
+        ),
         (
             ["--session", "apps", "--session"],
             .run(command: "apps", arguments: ParsedArguments(), globals: GlobalOptions(bus: .session))
@@ -63,7 +80,9 @@ struct ArgumentParserTests {
     static let rejected: [([String], String)] = [
         ([], "missing command; see 'quickactions --help' for the commands"),
         (["lsit"], "unknown command 'lsit'; see 'quickactions --help' for the commands"),
-        (["--json", "list"], "unknown option '--json'"),
+        (["--jsn", "list"], "unknown option '--jsn'"),
+        (["--limit", "3", "apps"], "unknown option '--limit'"),
+        (["--json"], "missing command; see 'quickactions --help' for the commands"),
         (["list", "--jsn"], "unknown option '--jsn'"),
         (["list", "-x"], "unknown option '-x'"),
         (["list", "--json=yes"], "option '--json' takes no value, got 'yes'"),
@@ -76,7 +95,7 @@ struct ArgumentParserTests {
         (["apps", "--system", "--address", "x"], "--system and --address cannot be combined: choose one bus"),
         (["apps", "--address", "a", "--address", "b"], "--address was given twice with different values: 'a' and 'b'"),
         (["help", "nope"], "unknown command 'nope'; see 'quickactions --help' for the commands"),
-        (["help", "list", "apps"], "unexpected argument 'apps'; 'help' takes one command name"),
+        (["help", "list", "apps"], "unexpected argument 'apps'; 'help' takes one command name; see 'quickactions --help'"),
     ]
 
     @Test("rejected command lines give one line naming the value", arguments: rejected)

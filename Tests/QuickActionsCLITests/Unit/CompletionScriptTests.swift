@@ -26,6 +26,15 @@ struct CompletionScriptTests {
         #expect(!text.contains("__complete)"), "the hidden command is not offered")
     }
 
+    @Test("descriptions keep the text after \"e.g.\": an abbreviation does not end the sentence",
+          arguments: ["zsh", "fish"])
+    func abbreviations(_ shell: String) async {
+        let text = await script(shell)
+        #expect(text.contains("Titles in this locale, e.g. de_DE"), "\(shell): --locale's description is cut")
+        #expect(text.contains("The picker to run, e.g. rofi -dmenu or fzf --height=10"), "\(shell): --picker's is cut")
+        #expect(!text.contains("e.g'"), "\(shell): a description ends at \"e.g\"")
+    }
+
     @Test("the scripts pass the syntax check of their shell (zsh and fish when installed)",
           arguments: [("bash", ["-n"]), ("zsh", ["-n"]), ("fish", ["--no-execute"])])
     func syntax(_ shell: String, _ flags: [String]) async throws {

@@ -24,6 +24,7 @@ struct ErrorMappingTests {
         let error = DBusError(try ErrorName(name), "what was wrong\nwith 'x'")
         let mapped = BrokerErrorMapping.map(error, globals: GlobalOptions(), calling: "GetItems")
         #expect(mapped.exitCode == code)
+        #expect(mapped.errorName == name, "--json's error object carries the D-Bus name")
         #expect(!mapped.description.contains("\n"), "one line: \(mapped.description)")
     }
 
@@ -41,6 +42,7 @@ struct ErrorMappingTests {
     @Test("the broker's own message is passed on for unknown apps and items")
     func passesMessage() {
         let error = DBusError(ErrorName("org.quickactions.Error.UnknownApplication"), "no app 'x.y'")
-        #expect(BrokerErrorMapping.map(error, globals: GlobalOptions(), calling: "GetItems") == .notFound("no app 'x.y'"))
+        #expect(BrokerErrorMapping.map(error, globals: GlobalOptions(), calling: "GetItems") 
+            == .notFound("no app 'x.y'", name: "org.quickactions.Error.UnknownApplication"))
     }
 }

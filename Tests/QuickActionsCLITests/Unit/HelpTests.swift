@@ -1,3 +1,5 @@
+import Foundation
+import QuickActionsTestSupport
 import QuickActionsCLI
 import Testing
 
@@ -54,5 +56,54 @@ struct HelpTests {
         #expect(first.stdout == second.stdout)
         #expect(first.stdout.contains("watch"))
         #expect(first.stderr.isEmpty)
+    }
+
+    @Test("help --help and help -h show the tool's help, which documents help", arguments: ["--help", "-h"])
+    func helpOfHelp(_ flag: String) async {
+        let recorder = RecordingConsole()
+        #expect(await QuickActionsCLI.run(["help", flag], environment: [:], console: recorder.console) == 0)
+        #expect(recorder.stdout == QuickActionsCLI.help(for: nil))
+        #expect(recorder.stderr.isEmpty)
+    }
+
+    @Test("a wrong help command line points at the tool's help, never back at 'help --help'",
+          arguments: [["help", "nosuch"], ["help", "list", "apps"]])
+    func helpErrors(_ arguments: [String]) async {
+        let recorder = RecordingConsole()
+        #expect(await QuickActionsCLI.run(arguments, environment: [:], console: recorder.console) == 2)
+        #expect(recorder.stderr.contains("see 'quickactions --help'"), "\(recorder.stderr)")
+        #expect(!recorder.stderr.contains("help --help"), "\(recorder.stderr)")
+    }
+
+    /// The example plugins' app ids and item types, read from plugins/*/Bundle/Info.plist.
+    static func examplePlugins() throws -> [String: Set<String>] {
+        let plugins = PackagePaths.root.appendingPathComponent("plugins")
+        var apps: [String: Set<String>] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: plugins.path) {
+            let file = plugins.appendingPathComponent("\(name)/Bundle/Info.plist")
+            guard let data = FileManager.default.contents(atPath: file.path) else { continue }
+            let plist = try #require(try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])
+            let id = try #require(plist["CFBundleIdentifier"] as? String)
+            let items = plist["UIApplicationShortcutItems"] as? [[String: Any]] ?? []
+            apps[id] = Set(items.compactMap { $0["UIApplicationShortcutItemType"] as? String })
+        }
+        return apps
+    }
+
+    @Test("help examples name the example apps that exist, and their real item types",
+          arguments: visible + [""])
+    func examplesNameRealApps(_ name: String) throws {
+        let apps = try Self.examplePlugins()
+        try #require(apps.keys.contains("com.example.contacts"), "found \(apps.keys.sorted())")
+        let text = QuickActionsCLI.help(for: name.isEmpty ? nil : name)
+        for line in text.split(separator: "\n") where line.hasPrefix("  $ quickactions ") {
+            let words = line.dropFirst(4).split(separator: " ").map(String.init)
+            guard words.count >= 3, ["list", "invoke"].contains(words[1]), !words[2].hasPrefix("-") else { continue }
+            let types = apps[words[2]]
+            #expect(types != nil, "\(line): no example plugin has the id \(words[2])")
+            if words[1] == "invoke", words.count >= 4, !words[3].hasPrefix("-"), let types {
+                #expect(types.contains(words[3]), "\(line): \(words[2]) has no item of type \(words[3])")
+            }
+        }
     }
 }

@@ -35,6 +35,18 @@ struct JSONOutputTests {
             == #"{"bytes":[1,2],"list":["a",1],"nested":{"ok":true},"pair":["s",2]}"#)
     }
 
+    @Test("empty lists and objects are [] and {}, at any depth; strings are left alone")
+    func emptyContainers() throws {
+        let cases: [(Any, String)] = [
+            ([] as [Any], "[]"),
+            (["apps": [] as [Any], "x": [:] as [String: Any]] as [String: Any], "{\n  \"apps\" : [],\n  \"x\" : {}\n}"),
+            (["[ ]", "{\n}", "a\"[  ]"] as [Any], "[\n  \"[ ]\",\n  \"{\\n}\",\n  \"a\\\"[  ]\"\n]"),
+        ]
+        for (object, expected) in cases {
+            #expect(try JSONOutput.text(object) == expected)
+        }
+    }
+
     @Test("keys are sorted and slashes are not escaped")
     func sortedKeys() throws {
         let text = try JSONOutput.text(["b": 1, "a": "/usr/share/icons/x.png"], compact: true)

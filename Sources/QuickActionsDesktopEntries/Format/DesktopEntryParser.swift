@@ -1,0 +1,111 @@
+/// Reads desktop entry text into a ``DesktopEntryFile``, line by line, the way GLib's key file
+/// reader does: `#` comments and blank lines, `[Group]` headers, `Key=value` and
+/// `Key[locale]=value` entries with optional spaces around `=`.
+///
+/// Any input gives a file or an error naming the line; nothing is dropped.
+public enum DesktopEntryParser {
+    /// The most bytes an original entry may have; bigger files are refused unread.
+    public static let maximumSize = 1 << 20
+
+    public struct ParseError: Error, Equatable, CustomStringConvertible {
+        /// 1-based; 0 for the file as a whole.
+        public let line: Int
+        public let reason: String
+
+        public init(line: Int, reason: String) {
+            self.line = line
+            self.reason = reason
+        }
+
+        public var description: String { line == 0 ? reason : "line \(line): \(reason)" }
+    }
+
+    /// Parses UTF-8 bytes.
+    public static func parse(_ bytes: [UInt8]) throws(ParseError) -> DesktopEntryFile {
+        guard bytes.count <= maximumSize else {
+            throw ParseError(line: 0, reason: "\(bytes.count) bytes, more than the \(maximumSize) a desktop entry may have")
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw ParseError(line: 0, reason: "not UTF-8")
+        }
+        return try parse(text)
+    }
+
+    /// Parses text.
+    public static func parse(_ text: String) throws(ParseError) -> DesktopEntryFile {
+        var file = DesktopEntryFile()
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // A final newline ends the last line; it does not start another.
+        if lines.last == "" { lines.removeLast() }
+        for (offset, line) in lines.enumerated() {
+            let number = offset + 1
+            let trimmed = line.trimmingSpaces
+            if trimmed.isEmpty || trimmed.hasPrefix("#") {
+                if file.groups.isEmpty {
+                    file.preamble.append(line)
+                } else {
+                    file.groups[file.groups.count - 1].lines.append(.comment(line))
+                }
+                continue
+            }
+            if trimmed.hasPrefix("[") {
+                guard trimmed.hasSuffix("]"), trimmed.count >= 3 else {
+                    throw ParseError(line: number, reason: "\"\(ValueEscaping.bounded(line))\" is not a group header")
+                }
+                let name = String(trimmed.dropFirst().dropLast())
+                guard !name.contains("[") && !name.contains("]") && !name.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
+                    throw ParseError(line: number, reason: "the group name \"\(ValueEscaping.bounded(name))\" holds a bracket or a control character")
+                }
+                guard file.group(name) == nil else {
+                    throw ParseError(line: number, reason: "the group [\(ValueEscaping.bounded(name))] appears twice")
+                }
+                guard line == "[\(name)]" else {
+                    throw ParseError(line: number, reason: "the group header \"\(ValueEscaping.bounded(line))\" has spaces around it")
+                }
+                file.groups.append(DesktopEntryFile.Group(name: name))
+                continue
+            }
+            guard !file.groups.isEmpty else {
+                throw ParseError(line: number, reason: "\"\(ValueEscaping.bounded(line))\" comes before the first group")
+            }
+            var entry = try entry(line, number: number)
+            entry.originalLine = line
+            file.groups[file.groups.count - 1].lines.append(.entry(entry))
+        }
+        return file
+    }
+
+    /// One `Key[locale] = value` line.
+    static func entry(_ line: String, number: Int) throws(ParseError) -> DesktopEntryFile.Entry {
+        guard let equals = line.firstIndex(of: "=") else {
+            throw ParseError(line: number, reason: "\"\(ValueEscaping.bounded(line))\" is not a key=value pair, a group or a comment")
+        }
+        var name = line[..<equals]
+        while name.last == " " || name.last == "\t" { name.removeLast() }
+        var value = line[line.index(after: equals)...]
+        while value.first == " " || value.first == "\t" { value.removeFirst() }
+        var locale: String?
+        var key = name
+        if name.hasSuffix("]"), let open = name.firstIndex(of: "[") {
+            key = name[..<open]
+            let inside = name[name.index(after: open)..<name.index(before: name.endIndex)]
+            guard !inside.isEmpty, !inside.contains("["), !inside.contains("]") else {
+                throw ParseError(line: number, reason: "the key \"\(ValueEscaping.bounded(String(name)))\" has a bad locale")
+            }
+            locale = String(inside)
+        }
+        guard !key.isEmpty, key.unicodeScalars.allSatisfy(isKeyScalar) else {
+            throw ParseError(
+                line: number,
+                reason: "the key \"\(ValueEscaping.bounded(String(name)))\" is empty or holds a bracket, a space or a control character")
+        }
+        return DesktopEntryFile.Entry(key: String(key), locale: locale, rawValue: String(value))
+    }
+
+    /// What GLib accepts in a key (the spec asks for `A-Za-z0-9-`, but originals in the wild
+    /// also use `_` and more, and GLib reads them): anything but brackets, `=`, spaces and
+    /// control characters.
+    static func isKeyScalar(_ scalar: Unicode.Scalar) -> Bool {
+        !(scalar == "[" || scalar == "]" || scalar == "=" || scalar == " " || scalar.value < 0x20 || scalar.value == 0x7F)
+    }
+}

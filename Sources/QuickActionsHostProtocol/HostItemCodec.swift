@@ -51,7 +51,7 @@ public enum HostItemCodec {
         var icon: ShortcutIcon?
         if let name = try string(HostAPI.ItemKey.iconType) {
             guard let iconType = ShortcutIconType(rawValue: name) else {
-                throw DBusError.invalidArgs("\(label): unknown icon type \(quoted(name))")
+                throw DBusError.invalidArgs("\(label): unknown icon type \(name.quoted())")
             }
             icon = .type(iconType)
         } else if let name = try string(HostAPI.ItemKey.iconSymbol) {

@@ -42,6 +42,8 @@ public final class Connection: @unchecked Sendable {
     private let disconnectHandler = Locked<(@Sendable (DBusError) -> Void)?>(nil)
     private let isOpen = Atomic<Bool>(true)
     private let standard = Locked<StandardInterfaces?>(nil)
+    /// Calls sent and not answered yet, by call.
+    let outstanding = Locked<[PendingCallBox.Key: PendingCallBox]>([:])
 
     /// A connection accepted by a server, waiting for its first message to be admitted; it
     /// holds the connection alive meanwhile.
@@ -157,6 +159,7 @@ public final class Connection: @unchecked Sendable {
         if ownsLoop {
             loop.stop()
             Self.finish(handle, loop: loop)
+            failOutstandingCalls(Self.closedError)
             return
         }
         // A shared loop goes on serving the others: finish on its thread, between dispatches,
@@ -166,9 +169,12 @@ public final class Connection: @unchecked Sendable {
         if loop.isLoopThread {
             let queued = loop.enqueue { [self] in
                 Self.finish(handle, loop: loop)
-                withExtendedLifetime(self) {}
+                failOutstandingCalls(Self.closedError)
             }
-            if !queued { Self.finish(handle, loop: loop) }
+            if !queued {
+                Self.finish(handle, loop: loop)
+                failOutstandingCalls(Self.closedError)
+            }
             return
         }
         let done = DispatchSemaphore(value: 0)
@@ -180,7 +186,10 @@ public final class Connection: @unchecked Sendable {
         } else {
             Self.finish(handle, loop: loop)
         }
+        failOutstandingCalls(Self.closedError)
     }
+
+    private static let closedError = DBusError(.disconnected, "the connection was closed")
 
     /// The filter goes first (so no handler runs on a connection being closed, perhaps from
     /// its deinit), then libdbus runs the final notifications (pending calls failing), then
@@ -266,6 +275,7 @@ public final class Connection: @unchecked Sendable {
         }
         if ownsLoop { loop.stop() }
         let what = uniqueName.isEmpty ? "the peer closed the connection" : "the bus closed connection \(uniqueName)"
+        failOutstandingCalls(DBusError(.disconnected, what))
         handler?(DBusError(.disconnected, what))
     }
 

@@ -34,14 +34,21 @@ final class HostProcessExecutor: PluginExecutor {
         /// Started, not yet Loaded; its connection once it connected.
         case starting(pid: pid_t, connection: Connection?)
         case running(pid: pid_t, connection: Connection)
-        /// Asked to stop (idle, broker stopping, load failed): its end is no crash.
+        /// Ending: asked to stop (idle, broker stopping, load failed), or its connection closed.
+        /// It takes no more calls.
         case stopping(pid: pid_t, connection: Connection?)
     }
 
     private struct State {
         var phase: Phase = .idle
-        /// Performs that wait for a host to be Loaded.
+        /// Performs that wait for this host to be Loaded (the first is its launch).
         var waiting: [Waiting] = []
+        /// Performs that arrived while a host was ending: the next host's.
+        var deferred: [Waiting] = []
+        /// The host ending now was asked to (its end is no crash).
+        var stopRequested = false
+        /// How the last host ended, for calls whose failure arrives after that.
+        var lastEnd: (generation: Int, pid: pid_t, exit: HostExit)?
         /// Whether the next Perform sent is the host's first (its launch).
         var launchNext = true
         /// Performs sent to the host and not answered.
@@ -102,8 +109,11 @@ final class HostProcessExecutor: PluginExecutor {
             case .idle:
                 state.waiting.append(Waiting(request: request, timeoutMilliseconds: timeoutMilliseconds, completion: completion))
                 return .start
-            case .starting, .stopping:
+            case .starting:
                 state.waiting.append(Waiting(request: request, timeoutMilliseconds: timeoutMilliseconds, completion: completion))
+                return .wait
+            case .stopping:
+                state.deferred.append(Waiting(request: request, timeoutMilliseconds: timeoutMilliseconds, completion: completion))
                 return .wait
             }
         }
@@ -177,21 +187,31 @@ final class HostProcessExecutor: PluginExecutor {
     /// answer waits until how it ended is known) or the call itself failed.
     private func failedCall(_ error: DBusError, generation: Int, completion: @escaping @Sendable (ExecutionResult) -> Void) {
         let lost = error.name == .disconnected || error.name == .noReply
-        let failNow = state.withLock { state -> Bool in
-            guard lost, state.generation == generation else { return true }
+        let (failNow, end) = state.withLock { state -> (Bool, (generation: Int, pid: pid_t, exit: HostExit)?) in
+            let end = state.lastEnd.flatMap { $0.generation == generation ? $0 : nil }
+            guard lost, state.generation == generation else { return (true, end) }
             state.inFlight = max(0, state.inFlight - 1)
             switch state.phase {
-            case .idle: return true
+            case .idle: return (true, end)
             default:
                 state.orphaned.append(completion)
-                return false
+                return (false, nil)
             }
         }
         guard failNow else { return }
         if !lost { finishCall(generation: generation) }
+        if lost, let end {
+            completion(.failed(crashedError(pid: end.pid, exit: end.exit)))
+            return
+        }
         completion(.failed(lost
             ? DBusError(BrokerAPI.ErrorNames.pluginCrashed, "\(appID)'s plugin host (\(bundle.executableURL.path)) ended before answering")
             : DBusError(.pluginFailed, "\(appID)'s plugin host could not take the call: \(error.message)")))
+    }
+
+    private func crashedError(pid: pid_t, exit: HostExit) -> DBusError {
+        DBusError(BrokerAPI.ErrorNames.pluginCrashed,
+            "\(appID)'s plugin host (pid \(pid), running \(bundle.executableURL.path)) \(exit) before answering")
     }
 
     // MARK: Starting
@@ -208,6 +228,7 @@ final class HostProcessExecutor: PluginExecutor {
             state.withLock { state in
                 state.generation += 1
                 state.launchNext = true
+                state.stopRequested = false
                 state.phase = .starting(pid: pid, connection: nil)
             }
             broker.log(.debug, "started the plugin host of \(appID) (pid \(pid))")
@@ -332,6 +353,7 @@ final class HostProcessExecutor: PluginExecutor {
         let matched = state.withLock { state -> Bool in
             guard state.generation == generation, case .starting(let pid, let connection) = state.phase else { return false }
             state.phase = .stopping(pid: pid, connection: connection)
+            state.stopRequested = true
             return true
         }
         guard matched else { return }
@@ -363,44 +385,48 @@ final class HostProcessExecutor: PluginExecutor {
 
     /// The host process ended (from its waitpid thread).
     func exited(pid: pid_t, _ exit: HostExit) {
-        let outcome = state.withLock { state -> (expected: Bool, orphaned: [@Sendable (ExecutionResult) -> Void], waiting: [Waiting], connection: Connection?, onEnd: [@Sendable () -> Void], restart: Bool)? in
-            let expected: Bool
+        let outcome = state.withLock { state -> (expected: Bool, failed: [@Sendable (ExecutionResult) -> Void], connection: Connection?, onEnd: [@Sendable () -> Void], restart: Bool)? in
             let connection: Connection?
             switch state.phase {
-            case .starting(pid, let open): (expected, connection) = (false, open)
-            case .running(pid, let open): (expected, connection) = (false, open)
-            case .stopping(pid, let open): (expected, connection) = (true, open)
-            default: return nil
+            case .starting(pid, let open), .running(pid, let open as Connection?), .stopping(pid, let open):
+                connection = open
+            default:
+                return nil
             }
+            let expected = state.stopRequested
+            state.lastEnd = (state.generation, pid, exit)
             state.phase = .idle
             state.inFlight = 0
             state.idleToken += 1
-            let orphaned = state.orphaned
+            // Calls it did not answer, and those that waited for it to be Loaded (it died
+            // launching), fail with it.
+            let failed = state.orphaned + state.waiting.map(\.completion)
             state.orphaned.removeAll()
+            state.waiting.removeAll()
             let onEnd = state.onEnd
             state.onEnd.removeAll()
-            // Performs that arrived while an idle host was stopping start a new one; those
-            // that waited for a host that crashed before Loaded fail with it.
-            let restart = expected && !state.waiting.isEmpty && onEnd.isEmpty
-            var waiting: [Waiting] = []
-            if !restart {
-                waiting = state.waiting
-                state.waiting.removeAll()
+            // Performs that arrived while it was ending start the next host, unless the broker stops.
+            let restart = !state.deferred.isEmpty && onEnd.isEmpty
+            var refused: [@Sendable (ExecutionResult) -> Void] = []
+            if restart {
+                state.waiting = state.deferred
+            } else {
+                refused = state.deferred.map(\.completion)
             }
-            return (expected, orphaned, waiting, connection, onEnd, restart)
+            state.deferred.removeAll()
+            return (expected, failed, connection, onEnd + refused.map { completion in
+                { completion(.failed(DBusError(.pluginFailed, "the broker is stopping"))) }
+            }, restart)
         }
         guard let outcome else { return }
         outcome.connection?.close()
-        let library = bundle.executableURL.path
         if !outcome.expected || exit.isCrash {
             broker.hostDied(appID: appID, bundle: bundle, pid: pid, exit: exit, counted: !outcome.expected)
         } else {
             broker.log(.debug, "the plugin host of \(appID) (pid \(pid)) \(exit)")
         }
-        let crashed = DBusError(BrokerAPI.ErrorNames.pluginCrashed,
-            "\(appID)'s plugin host (pid \(pid), running \(library)) \(exit) before answering")
-        for completion in outcome.orphaned { completion(.failed(crashed)) }
-        for entry in outcome.waiting { entry.completion(.failed(crashed)) }
+        let crashed = crashedError(pid: pid, exit: exit)
+        for completion in outcome.failed { completion(.failed(crashed)) }
         broker.loadedChanged(appID)
         for done in outcome.onEnd { done() }
         if outcome.restart { start() }
@@ -415,10 +441,12 @@ final class HostProcessExecutor: PluginExecutor {
                 return nil
             case .starting(let pid, let connection), .stopping(let pid, let connection):
                 state.phase = .stopping(pid: pid, connection: connection)
+                state.stopRequested = true
                 state.onEnd.append(done)
                 return (pid, connection, state.generation)
             case .running(let pid, let connection):
                 state.phase = .stopping(pid: pid, connection: connection)
+                state.stopRequested = true
                 state.onEnd.append(done)
                 return (pid, connection, state.generation)
             }

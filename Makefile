@@ -116,7 +116,7 @@ INSTALL_PRODUCTS = $(if $(PRODUCTS),$(PRODUCTS),$(RELEASE_SCRATCH)/release)
 install-build:
 ifeq ($(PRODUCTS),)
 	@scripts/ensure-deps.sh
-	$(foreach product,$(INSTALL_BINARIES) $(if $(filter yes,$(INSTALL_EXAMPLES)),$(EXAMPLE_PRODUCTS)),\
+	$(foreach product,$(INSTALL_BINARIES) quickactions-host $(if $(filter yes,$(INSTALL_EXAMPLES)),$(EXAMPLE_PRODUCTS)),\
 	  $(SWIFT) build -c release --scratch-path $(RELEASE_SCRATCH) --product $(product) &&) true
 endif
 

@@ -5,6 +5,7 @@ import CQuickActionsHostSupport
 import Foundation
 import Glibc
 import QuickActionsAPI
+import QuickActionsHost
 
 // End with the broker: a parent-death signal, and a check that the parent did not die before
 // it was set. (The broker starts hosts from a thread that lives as long as it does.)
@@ -20,9 +21,11 @@ if CommandLine.arguments.dropFirst().contains("--version") {
 let service: HostService
 do {
     service = try HostService(configuration: HostConfiguration(environment: ProcessInfo.processInfo.environment))
+} catch is PluginLoadError {
+    // The broker was told (LoadFailed) and logs it once.
+    exit(1)
 } catch {
-    // The broker logs this line (the host's stderr is its log) and, for a load failure,
-    // has already been told.
+    // The broker logs this line: the host's standard error is its log.
     FileHandle.standardError.write(Data("quickactions-host: \(error)\n".utf8))
     exit(1)
 }

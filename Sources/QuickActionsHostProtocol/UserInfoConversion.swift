@@ -45,7 +45,7 @@ public enum UserInfoConversion {
 
     private static func userInfoValue(_ value: Value, path: String, depth: Int) throws(DBusError) -> UserInfoValue {
         guard depth <= ItemLimits.maximumUserInfoDepth else {
-            throw DBusError.invalidArgs("\(path.quoted()) is nested more than \(ItemLimits.maximumUserInfoDepth) levels deep")
+            throw DBusError.invalidArgs("\(path.quoted()) is nested deeper than \(ItemLimits.maximumUserInfoDepth) levels; more than \(ItemLimits.maximumUserInfoDepth) are refused")
         }
         switch value {
         case .variant(let inner): return try userInfoValue(inner, path: path, depth: depth)

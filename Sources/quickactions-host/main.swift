@@ -14,7 +14,7 @@ _ = qa_set_parent_death_signal(SIGKILL)
 if getppid() != parent { exit(0) }
 
 if CommandLine.arguments.dropFirst().contains("--version") {
-    print("quickactions-host \(QuickActionsVersion.current)")
+    print("quickactions-host \(productVersion)")
     exit(0)
 }
 

@@ -161,4 +161,4 @@ sanitizers-asan: deps
 
 sanitizers-tsan: deps
 	$(SWIFT) build --build-tests --scratch-path .build/tsan -Xswiftc -sanitize=thread -Xcc -fsanitize=thread $(SANITIZER_FLAGS)
-	SWIFT_BACKTRACE=enable=no QUICKACTIONS_TEST_TIME_SCALE=10 $(SWIFT) test --skip-build --scratch-path .build/tsan
+	SWIFT_BACKTRACE=enable=no QUICKACTIONS_TEST_TIME_SCALE=10 QUICKACTIONS_SANITIZER=thread $(SWIFT) test --skip-build --scratch-path .build/tsan

@@ -116,7 +116,7 @@ INSTALL_PRODUCTS = $(if $(PRODUCTS),$(PRODUCTS),$(RELEASE_SCRATCH)/release)
 install-build:
 ifeq ($(PRODUCTS),)
 	@scripts/ensure-deps.sh
-	$(foreach product,$(INSTALL_BINARIES) $(if $(filter yes,$(INSTALL_EXAMPLES)),$(EXAMPLE_PRODUCTS)),\
+	$(foreach product,$(INSTALL_BINARIES) quickactions-host $(if $(filter yes,$(INSTALL_EXAMPLES)),$(EXAMPLE_PRODUCTS)),\
 	  $(SWIFT) build -c release --scratch-path $(RELEASE_SCRATCH) --product $(product) &&) true
 endif
 
@@ -161,4 +161,4 @@ sanitizers-asan: deps
 
 sanitizers-tsan: deps
 	$(SWIFT) build --build-tests --scratch-path .build/tsan -Xswiftc -sanitize=thread -Xcc -fsanitize=thread $(SANITIZER_FLAGS)
-	SWIFT_BACKTRACE=enable=no QUICKACTIONS_TEST_TIME_SCALE=10 $(SWIFT) test --skip-build --scratch-path .build/tsan
+	SWIFT_BACKTRACE=enable=no QUICKACTIONS_TEST_TIME_SCALE=10 QUICKACTIONS_SANITIZER=thread $(SWIFT) test --skip-build --scratch-path .build/tsan

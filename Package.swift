@@ -22,6 +22,7 @@ var package = Package(
     products: [
         .executable(name: "quickactionsd", targets: ["quickactionsd"]),
         .executable(name: "quickactions", targets: ["quickactions"]),
+        .executable(name: "quickactions-host", targets: ["quickactions-host"]),
         .library(name: "QuickActionsSDK", targets: ["QuickActionsSDK"]),
         .executable(name: "quickactions-bundle", targets: ["quickactions-bundle"]),
     ],
@@ -59,11 +60,24 @@ var package = Package(
             dependencies: ["CQuickActionsPlugin", "QuickActionsABI", "QuickActionsModel", "Locking"],
             swiftSettings: strict
         ),
+        // The broker↔host protocol's codec (items, user info, requests), shared by both ends.
+        .target(
+            name: "QuickActionsHostProtocol", dependencies: ["DBus", "QuickActionsAPI", "QuickActionsModel"],
+            swiftSettings: strict),
+        // One app's plugin in a process of its own, served to the broker over a peer connection.
+        .target(name: "CQuickActionsHostSupport"),
+        .executableTarget(
+            name: "quickactions-host",
+            dependencies: ["CQuickActionsHostSupport", "DBus", "QuickActionsAPI", "QuickActionsHostProtocol", "QuickActionsHost", "QuickActionsModel", "Locking"],
+            swiftSettings: strict),
 
         // MARK: Broker and executables
         .target(
             name: "QuickActionsBroker",
-            dependencies: ["DBus", "QuickActionsAPI", "QuickActionsModel", "QuickActionsHost", "Locking"],
+            dependencies: [
+                "DBus", "QuickActionsAPI", "QuickActionsHostProtocol", "QuickActionsModel", "QuickActionsHost",
+                "CQuickActionsHostSupport", "Locking",
+            ],
             swiftSettings: strict
         ),
         // MARK: Bridges
@@ -90,6 +104,12 @@ var package = Package(
             cSettings: [.unsafeFlags(libdbusIncludeFlags)],
             linkerSettings: [.linkedLibrary("dbus-1")]
         ),
+        // The floor of an isolated broker: a relay that forwards each Perform to a host process.
+        .executableTarget(
+            name: "qa-bench-relay",
+            cSettings: [.unsafeFlags(libdbusIncludeFlags)],
+            linkerSettings: [.linkedLibrary("dbus-1")]
+        ),
         .executableTarget(
             name: "quickactions-bench", dependencies: ["DBus", "QuickActionsBroker", "QuickActionsTestSupport", "Locking"],
             swiftSettings: strict),
@@ -99,7 +119,7 @@ var package = Package(
         .target(name: "QuickActionsTestSupport", dependencies: ["DBus"], swiftSettings: strict),
         .testTarget(
             name: "DBusTests",
-            dependencies: ["DBus", "QuickActionsTestSupport"],
+            dependencies: ["DBus", "QuickActionsTestSupport", "Locking"],
             exclude: ["Conformance/roundtrip.py"],
             swiftSettings: strict
         ),
@@ -113,7 +133,7 @@ var package = Package(
         .testTarget(name: "QuickActionsModelTests", dependencies: ["QuickActionsModel", "Locking"], swiftSettings: strict),
         .testTarget(
             name: "QuickActionsBrokerTests",
-            dependencies: ["QuickActionsBroker", "QuickActionsAPI", "QuickActionsTestSupport", "DBus"],
+            dependencies: ["QuickActionsBroker", "QuickActionsAPI", "QuickActionsHostProtocol", "QuickActionsTestSupport", "DBus"],
             exclude: ["Scripts"],
             swiftSettings: strict
         ),

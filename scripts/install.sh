@@ -166,6 +166,14 @@ for binary in $BINARIES; do
   note_runtime "$PRODUCTS/$binary" "$BINDIR/$binary"
 done
 
+# The plugin host, started by the broker for each app's plugin (it looks in
+# ../libexec/quickactions beside its own folder).
+if [[ -x $PRODUCTS/quickactions-host ]]; then
+  put 755 "$PRODUCTS/quickactions-host" "$PREFIX/libexec/quickactions/quickactions-host"
+  strip_installed "$PREFIX/libexec/quickactions/quickactions-host"
+  note_runtime "$PRODUCTS/quickactions-host" "$PREFIX/libexec/quickactions/quickactions-host"
+fi
+
 # The broker on demand: D-Bus activation and the systemd user unit, both
 # starting the installed quickactionsd.
 substitute "$root/dbus/org.quickactions.Broker1.service.in" >"$staging/org.quickactions.Broker1.service"

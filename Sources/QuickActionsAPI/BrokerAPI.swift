@@ -89,6 +89,8 @@ public enum BrokerAPI {
         public static let timeout: ErrorName = "org.quickactions.Error.Timeout"
         /// Added in 1.1: ForgetApplication of an installed app.
         public static let applicationInstalled: ErrorName = "org.quickactions.Error.ApplicationInstalled"
+        /// Added in 1.1: the process running the app's plugin died while the call was pending.
+        public static let pluginCrashed: ErrorName = "org.quickactions.Error.PluginCrashed"
     }
 
     /// The keys of the `a{sv}` options of GetItems, GetAllItems and Perform.

@@ -2,6 +2,7 @@ import Locking
 import DBus
 import Foundation
 import QuickActionsAPI
+import QuickActionsHostProtocol
 import QuickActionsModel
 
 /// One app as the broker knows it at one moment: its bundle and its dynamic

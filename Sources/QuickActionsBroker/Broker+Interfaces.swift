@@ -125,7 +125,7 @@ extension Broker {
                      annotations: [.documentation("The desktop file id of the app's own entry (Info.plist QuickActionsDesktopEntry), or \"\".")],
                      get: { .string(try current().bundle.manifest.desktopEntry ?? "") }),
             Property("Loaded", type: .boolean, get: { [weak self] in
-                .boolean(self?.slots.withLock { $0[id]?.plugin } != nil)
+                .boolean(self?.slots.withLock { $0[id] }?.executor.isLoaded == true)
             }),
             Property("Items", type: .array(Self.itemType), get: {
                 .array(Self.itemType, try current().items(locale: locale))

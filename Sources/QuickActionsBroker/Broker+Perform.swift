@@ -23,46 +23,22 @@ extension Broker {
             item: item, resolvedIcon: app.resolvedIcon(of: item), arguments: options.arguments,
             activationToken: options.activationToken)
         log(.debug, "Perform \(appID) \(type) from \(caller)")
-        let slot = slot(for: app)
-        if let plugin = slot.plugin {
-            deliver(request, to: plugin, launching: false, id: id)
-            return
-        }
-        slot.queue.async { [self] in
-            if let plugin = slot.plugin {
-                deliver(request, to: plugin, launching: false, id: id)
-                return
-            }
-            let library = Quarantine.fingerprint(app.bundle.identity.executable)
-            if let crashes = quarantine.withLock({ $0.quarantined(appID, library: library) }) {
-                pending.take(id)?.reply.fail(DBusError(.pluginFailed,
-                    "\(appID) is quarantined: it crashed the broker \(crashes) times; "
-                        + "replace \(app.bundle.executableURL.path) to try it again"))
-                return
-            }
-            do {
-                // dlopen runs the library's constructors: plugin code too.
-                journal.set(appID, running: true)
-                let loaded = Result { () throws(PluginLoadError) -> LoadedPlugin in
-                    try LoadedPlugin.load(
-                        library: app.bundle.executableURL, bundle: app.bundle.url, appID: appID,
-                        dataDirectory: dataDirectory(of: appID), callbacks: callbacks(for: appID, slot: slot))
+        let ticket = slot(for: app).executor.perform(request, timeoutMilliseconds: timeout) { [weak self] result in
+            guard let entry = self?.pending.take(id) else { return }
+            switch result {
+            case .completed(let outcome, let launched):
+                if outcome.success { self?.usage.record(app: entry.app, item: request.item.id ?? request.item.type) }
+                if outcome.message == nil, let prepared = PerformReply.prepared(success: outcome.success, launching: launched) {
+                    entry.reply.send(prepared)
+                } else {
+                    entry.reply.send(PerformReply.values(success: outcome.success, message: outcome.message, launching: launched))
                 }
-                journal.set(appID, running: false)
-                let plugin = try loaded.get()
-                // Launch is queued on the plugin before any Perform can see
-                // the plugin loaded, so it is the plugin's first call.
-                deliver(request, to: plugin, launching: true, id: id)
-                slot.set(plugin)
-                log(.info, "loaded \(appID) from \(app.bundle.executableURL.path)")
-                recordLoad(of: app, error: nil)
-                try? connection.emitPropertiesChanged(path: app.objectPath, interface: Self.applicationInterfaceName,
-                                                      names: ["Loaded"])
-            } catch {
-                log(.error, "cannot load \(appID): \(error)")
-                recordLoad(of: app, error: "\(error)")
-                pending.take(id)?.reply.fail(DBusError(.pluginFailed, "\(appID) could not be loaded: \(error)"))
+            case .failed(let error):
+                entry.reply.fail(error)
             }
+        }
+        if let ticket, !pending.attach(ticket, to: id) {
+            ticket.abandon()
         }
     }
 
@@ -78,24 +54,6 @@ extension Broker {
         return item
     }
 
-    private func deliver(_ request: PerformRequest, to plugin: LoadedPlugin, launching: Bool, id: UInt64) {
-        let completion: @Sendable (PerformOutcome) -> Void = { [weak self] outcome in
-            guard let entry = self?.pending.take(id) else { return }
-            if outcome.success { self?.usage.record(app: entry.app, item: request.item.id ?? request.item.type) }
-            if outcome.message == nil, let prepared = PerformReply.prepared(success: outcome.success, launching: launching) {
-                entry.reply.send(prepared)
-            } else {
-                entry.reply.send(PerformReply.values(success: outcome.success, message: outcome.message, launching: launching))
-            }
-        }
-        let ticket = launching
-            ? plugin.launch(request, completion: completion)
-            : plugin.perform(request, inline: runAfterCurrentMessage, completion: completion)
-        if !pending.attach(ticket, to: id) {
-            ticket.abandon()
-        }
-    }
-
     /// The app's slot, made on first use; a new one when its library changed
     /// on disk (the old plugin stays mapped: Swift code is never unloaded).
     func slot(for app: AppSnapshot) -> PluginSlot {
@@ -103,9 +61,39 @@ extension Broker {
         return slots.withLock { slots in
             if let slot = slots[app.id], slot.executable == executable { return slot }
             let made = PluginSlot(appID: app.id, executable: executable)
-            slots[app.id] = made
+            made.setExecutor(makeExecutor(for: app.bundle, slot: made))
+            if let old = slots.updateValue(made, forKey: app.id) {
+                // A rebuilt library: the old host ends (an in-process plugin stays mapped).
+                old.executor.stop(bound: .seconds(5)) {}
+            }
             return made
         }
+    }
+
+    /// Where `bundle`'s plugin runs: in a host process of its own, unless the broker runs
+    /// every plugin in process (`--plugin-host in-process`) or the user trusts this one
+    /// (`--in-process APP_ID`, or the bundle's `QuickActionsRunsInProcess` when the broker
+    /// allows bundles to ask, `--allow-in-process-bundles`).
+    func makeExecutor(for bundle: PluginBundle, slot: PluginSlot) -> any PluginExecutor {
+        if executionMode(of: bundle) == .inProcess {
+            return InProcessExecutor(broker: self, bundle: bundle, slot: slot)
+        }
+        do {
+            return HostProcessExecutor(
+                broker: self, launcher: try launcher(), bundle: bundle, slot: slot,
+                idleSeconds: configuration.hostIdleSeconds)
+        } catch {
+            log(.error, "cannot run plugin hosts (\(error)); \(bundle.appID.rawValue) cannot be performed")
+            return FailingExecutor(DBusError(.pluginFailed, "\(bundle.appID.rawValue) could not be loaded: cannot run plugin hosts: \(error)"))
+        }
+    }
+
+    func executionMode(of bundle: PluginBundle) -> PluginHostMode {
+        if configuration.pluginHost == .inProcess || configuration.inProcessApps.contains(bundle.appID.rawValue) {
+            return .inProcess
+        }
+        if configuration.allowInProcessBundles && bundle.manifest.runsInProcess { return .inProcess }
+        return .process
     }
 
     /// Where a plugin keeps its own files: `<state dir>/data/<app id>`.
@@ -113,7 +101,7 @@ extension Broker {
         configuration.stateDirectory.appendingPathComponent("data").appendingPathComponent(appID)
     }
 
-    private func callbacks(for appID: String, slot: PluginSlot) -> PluginCallbacks {
+    func callbacks(for appID: String, slot: PluginSlot) -> PluginCallbacks {
         PluginCallbacks(
             setDynamicItems: { [weak self] items throws(DynamicItemsRejection) in
                 guard let self else { throw DynamicItemsRejection("the broker is stopping") }
@@ -131,11 +119,32 @@ extension Broker {
             runningPluginCode: { [flag = journal.flag(for: appID)] running in
                 flag?.set(running)
             },
-            dynamicItems: { [weak self] in
-                self?.catalog.withLock { $0[appID] }?.publishedItems ?? []
-            })
+            dynamicItems: { [weak self] in self?.publishedItems(of: appID) ?? [] })
     }
 
+    /// The app's dynamic items as its plugin set them (and the store keeps them).
+    func publishedItems(of appID: String) -> [ShortcutItem] {
+        catalog.withLock { $0[appID] }?.publishedItems ?? []
+    }
+}
+
+/// An executor for an app whose plugin cannot run at all (no host executable): every Perform
+/// fails with the reason.
+final class FailingExecutor: PluginExecutor {
+    private let error: DBusError
+    init(_ error: DBusError) { self.error = error }
+    var isLoaded: Bool { false }
+    var hostProcessID: Int32 { 0 }
+    func perform(
+        _ request: PerformRequest, timeoutMilliseconds: UInt32, completion: @escaping @Sendable (ExecutionResult) -> Void
+    ) -> PerformTicket? {
+        completion(.failed(error))
+        return nil
+    }
+    func stop(bound: Duration, done: @escaping @Sendable () -> Void) { done() }
+}
+
+extension Broker {
     /// A plugin replaced its dynamic items: check, store atomically, then
     /// show them. One app's updates are serialised so the store and what the
     /// broker lists always agree.

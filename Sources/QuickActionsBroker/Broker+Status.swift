@@ -52,8 +52,10 @@ extension Broker {
                      get: { [weak self] in .string(self?.status.lastLoadError(of: id) ?? "") }),
             Property(MemberName(stringLiteral: BrokerAPI.Property.hostPID), type: .uint32,
                      annotations: [.documentation(
-                        "The process id of the host process running the app's plugin; 0 while plugins run in the broker's own process (today, always).")],
-                     get: { .uint32(0) }),
+                        "The process id of the host process running the app's plugin while one runs; 0 when none runs or the plugin runs in the broker's own process.")],
+                     get: { [weak self] in
+                .uint32(UInt32(bitPattern: self?.slots.withLock({ $0[id] })?.executor.hostProcessID ?? 0))
+            }),
         ]
     }
 
@@ -73,10 +75,10 @@ extension Broker {
 
     /// Records a load's outcome (`error` nil for success) and announces a
     /// changed LastLoadError.
-    func recordLoad(of app: AppSnapshot, error: String?) {
-        guard status.recordLoad(of: app.id, error: error) else { return }
+    func recordLoad(of appID: String, error: String?) {
+        guard status.recordLoad(of: appID, error: error) else { return }
         try? connection.emitPropertiesChanged(
-            path: app.objectPath, interface: Self.applicationInterfaceName,
+            path: BrokerAPI.appPath(appID), interface: Self.applicationInterfaceName,
             names: [MemberName(stringLiteral: BrokerAPI.Property.lastLoadError)])
     }
 

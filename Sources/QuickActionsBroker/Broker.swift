@@ -35,10 +35,8 @@ public final class Broker: Sendable {
     /// The last-seen records could not be written (logged once, until they can).
     let lastSeenUnwritable = Locked(false)
     let connection: Connection
-    /// Where a resumed plugin's perform runs: on the bus thread right after
-    /// its message, when the plugin's queue is idle (no thread hand-off per
-    /// call; the binding moves the loop to a new thread should it block).
-    let runAfterCurrentMessage: LoadedPlugin.InlineRunner
+    /// Starts plugin hosts and serves their connections; made with the first host.
+    private let hostLauncher = Locked<Result<HostLauncher, any Error>?>(nil)
     let catalog = Locked(Catalog())
     let slots = Locked<[String: PluginSlot]>([:])
     let pending = PendingPerforms()
@@ -84,7 +82,6 @@ public final class Broker: Sendable {
         for problem in loaded.problems { log(.warning, "crash counts \(problem)") }
         quarantine = Locked(loaded.quarantine)
         connection = try Connection(configuration.bus)
-        runAfterCurrentMessage = { [connection] work in connection.runAfterCurrentMessage(work) }
         let scan = PluginDirectories.scan(configuration.pluginDirectories)
         report(scan.diagnostics)
         reportUnlisted(scan.unlisted)
@@ -183,15 +180,16 @@ public final class Broker: Sendable {
     func shutDown(status: Int32) {
         guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
         DispatchQueue.global().async { [self] in
-            let loaded = slots.withLock { $0.values.compactMap(\.plugin) }
+            let executors = slots.withLock { $0.values.map(\.executor) }
             let group = DispatchGroup()
-            for plugin in loaded {
+            for executor in executors {
                 group.enter()
-                plugin.willResign { group.leave() }
+                executor.stop(bound: .seconds(5)) { group.leave() }
             }
-            if group.wait(timeout: .now() + .seconds(5)) == .timedOut {
+            if group.wait(timeout: .now() + .seconds(6)) == .timedOut {
                 log(.warning, "a plugin did not return from will-resign within 5 s; stopping without it")
             }
+            if case .success(let launcher) = hostLauncher.withLock({ $0 }) { launcher.close() }
             watcher.withLock { $0?.stop() }
             dailyCheck.cancel()
             let release = DispatchSemaphore(value: 0)
@@ -254,6 +252,54 @@ public final class Broker: Sendable {
         }
     }
 
+    // MARK: Plugin executors
+
+    /// The host launcher, made on first use (its socket folder, its peer server).
+    func launcher() throws -> HostLauncher {
+        let result = hostLauncher.withLock { made -> Result<HostLauncher, any Error> in
+            if let made { return made }
+            let result = Result { try HostLauncher(sharing: connection, environment: ProcessInfo.processInfo.environment) }
+            made = result
+            return result
+        }
+        return try result.get()
+    }
+
+    /// PluginFailed for an app whose library is quarantined, else nil.
+    func quarantineRefusal(appID: String, bundle: PluginBundle) -> DBusError? {
+        let library = Quarantine.fingerprint(bundle.identity.executable)
+        guard let crashes = quarantine.withLock({ $0.quarantined(appID, library: library) }) else { return nil }
+        return DBusError(.pluginFailed,
+            "\(appID) is quarantined: its plugin crashed \(crashes) times within \(Quarantine.windowDescription); "
+                + "replace \(bundle.executableURL.path) to try it again")
+    }
+
+    /// A host died: logged with how, and counted towards quarantine when it was not asked to stop.
+    func hostDied(appID: String, bundle: PluginBundle, pid: pid_t, exit: HostExit, counted: Bool) {
+        guard counted else {
+            log(.warning, "the plugin host of \(appID) (pid \(pid)) \(exit) while stopping")
+            return
+        }
+        let library = Quarantine.fingerprint(bundle.identity.executable)
+        let (count, saved) = quarantine.withLock { quarantine -> (Int, Result<Void, any Error>) in
+            let count = quarantine.recordCrash(of: appID, library: library, at: configuration.now())
+            return (count, Result { try quarantine.save(to: configuration.stateDirectory) })
+        }
+        let verdict = count >= Quarantine.limit
+            ? "it is quarantined until \(bundle.executableURL.path) changes"
+            : "it is quarantined after \(Quarantine.limit) within \(Quarantine.windowDescription)"
+        log(.error, "the plugin host of \(appID) (pid \(pid), \(bundle.executableURL.path)) \(exit): crash \(count); \(verdict)")
+        if case .failure(let error) = saved {
+            log(.warning, "cannot save crash counts: \(error)")
+        }
+    }
+
+    /// The app's `Loaded` property changed.
+    func loadedChanged(_ appID: String) {
+        try? connection.emitPropertiesChanged(
+            path: BrokerAPI.appPath(appID), interface: Self.applicationInterfaceName, names: ["Loaded"])
+    }
+
     // MARK: Store
 
     func loadStoredItems(_ appID: AppID) -> [ShortcutItem] {
@@ -293,24 +339,43 @@ public enum BrokerStartError: Error, CustomStringConvertible {
     }
 }
 
-/// What the broker keeps per app beyond its snapshot: the loaded plugin (if
-/// any) and the queue that loads it, so two first Performs load it once.
+/// What the broker keeps per app beyond its snapshot: where its plugin runs (the app's
+/// executor, made once per library file) and the queue its dynamic-item updates go through.
 final class PluginSlot: Sendable {
-    let queue: DispatchQueue
     /// The executable this slot loaded, so a replaced library is loaded anew.
     let executable: FileIdentity?
-    private let loaded = Locked<LoadedPlugin?>(nil)
     /// Serialises this app's dynamic-item updates (store, then catalog).
     let updates = Locked(())
+    /// Where a host's dynamic-item updates are stored: never on the bus loop.
+    let updateQueue: DispatchQueue
+    private let made = Locked<(any PluginExecutor)?>(nil)
 
     init(appID: String, executable: FileIdentity?) {
-        queue = DispatchQueue(label: "org.quickactions.broker.app.\(appID)")
+        updateQueue = DispatchQueue(label: "org.quickactions.broker.app.\(appID)")
         self.executable = executable
     }
 
-    var plugin: LoadedPlugin? { loaded.withLock { $0 } }
+    /// The executor; set once, right after the slot is made.
+    var executor: any PluginExecutor {
+        // Always set by Broker.slot(for:) before the slot is published.
+        made.withLock { $0 } ?? UnloadedExecutor.shared
+    }
 
-    func set(_ plugin: LoadedPlugin) { loaded.withLock { $0 = plugin } }
+    func setExecutor(_ executor: any PluginExecutor) { made.withLock { $0 = executor } }
+}
+
+/// The executor of a slot not finished yet: loads nothing (never reached in practice).
+final class UnloadedExecutor: PluginExecutor {
+    static let shared = UnloadedExecutor()
+    var isLoaded: Bool { false }
+    var hostProcessID: Int32 { 0 }
+    func perform(
+        _ request: PerformRequest, timeoutMilliseconds: UInt32, completion: @escaping @Sendable (ExecutionResult) -> Void
+    ) -> PerformTicket? {
+        completion(.failed(DBusError(.pluginFailed, "the app's plugin is not ready")))
+        return nil
+    }
+    func stop(bound: Duration, done: @escaping @Sendable () -> Void) { done() }
 }
 
 /// A timer that fires once a day.

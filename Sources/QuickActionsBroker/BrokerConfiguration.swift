@@ -27,6 +27,19 @@ public struct BrokerConfiguration: Sendable {
     public var pluginDirectoriesChosen: Bool
     /// The current time in seconds since 1970, for the last-seen records (tests move it).
     public var now: @Sendable () -> Int64
+    /// Where plugins run (`--plugin-host`): each app's in a host process (the default), or all
+    /// inside the broker.
+    public var pluginHost: PluginHostMode = .process
+    /// Apps whose plugin the user trusts to run inside the broker (`--in-process APP_ID`).
+    public var inProcessApps: Set<String> = []
+    /// Whether a bundle's `QuickActionsRunsInProcess` key is honoured (`--allow-in-process-bundles`).
+    public var allowInProcessBundles = false
+    /// A host without calls for this long gets will-resign and ends (`--host-idle-seconds`; 0: never).
+    public var hostIdleSeconds = BrokerConfiguration.defaultHostIdleSeconds
+
+    /// `--host-idle-seconds`' default and range.
+    public static let defaultHostIdleSeconds = 120
+    public static let hostIdleSecondsRange: ClosedRange<Int> = 0...86_400
 
     public init(
         bus: Connection.Bus, pluginDirectories: [URL], stateDirectory: URL,

@@ -1,5 +1,6 @@
 import DBus
 import QuickActionsAPI
+import QuickActionsHostProtocol
 import QuickActionsModel
 
 /// The `a{sv}` options of GetItems, GetAllItems and Perform, checked once at

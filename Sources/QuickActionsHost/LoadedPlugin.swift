@@ -136,10 +136,10 @@ public final class LoadedPlugin: Sendable {
     /// completes or the ticket is abandoned first.
     @discardableResult
     public func launch(
-        _ request: PerformRequest, completion: @escaping @Sendable (PerformOutcome) -> Void
+        _ request: PerformRequest, inline: InlineRunner? = nil, completion: @escaping @Sendable (PerformOutcome) -> Void
     ) -> PerformTicket {
         let id = context.completions.register(completion)
-        enqueue(callbacks(for: request, launching: true, completionID: id))
+        deliver(callbacks(for: request, launching: true, completionID: id), inline: inline)
         return PerformTicket(table: context.completions, completionID: id)
     }
 
@@ -159,12 +159,17 @@ public final class LoadedPlugin: Sendable {
         completion: @escaping @Sendable (PerformOutcome) -> Void
     ) -> PerformTicket {
         let id = context.completions.register(completion)
-        let call = callbacks(for: request, launching: false, completionID: id)
+        deliver(callbacks(for: request, launching: false, completionID: id), inline: inline)
+        return PerformTicket(table: context.completions, completionID: id)
+    }
+
+    /// Runs `call` through `inline` when it takes it and the plugin may run inline, else
+    /// queues it.
+    private func deliver(_ call: @escaping @Sendable () -> Void, inline: InlineRunner?) {
         let handedOver = inlineAllowed.load(ordering: .relaxed) && inline?({ [self] in runInline(call) }) == true
         if !handedOver {
             enqueue(call)
         }
-        return PerformTicket(table: context.completions, completionID: id)
     }
 
     /// Runs work somewhere other than the plugin's queue and returns true,
@@ -216,8 +221,8 @@ public final class LoadedPlugin: Sendable {
         busy.subtract(1, ordering: .acquiringAndReleasing)
         if took > Self.inlineBudget {
             inlineAllowed.store(false, ordering: .relaxed)
-            context.log(.warning, "perform ran for \(took) on the broker's bus thread (the budget is "
-                + "\(Self.inlineBudget)); from now on every call into \(appID) is queued on its own thread")
+            context.log(.warning, "a call into the plugin ran for \(took) on the thread that received it (the "
+                + "budget is \(Self.inlineBudget)); from now on every call into \(appID) is queued on its own thread")
         }
     }
 

@@ -10,6 +10,8 @@ import QuickActionsSearch
 let usage = """
     Usage: quickactionsd [--session | --system | --address ADDR] [--plugins DIR]...
                          [--state-dir DIR] [--timeout-ms N] [--forget-unseen-days N]
+                         [--plugin-host process|in-process] [--in-process APP_ID]...
+                         [--allow-in-process-bundles] [--host-idle-seconds N]
                          [--replace] [--verbose] [--no-desktop-entries]
                          [--no-search | --no-gnome-shell | --no-krunner | --no-dock]
 
@@ -32,6 +34,18 @@ let usage = """
                          seen for more than N days, 0 to 36500; 0 keeps them for
                          ever (default 30). A missing bundle never removes them
                          sooner; `quickactions forget APP` does so at once
+      --plugin-host MODE where plugins run: "process" (the default), each app's
+                         plugin in a quickactions-host process of its own, so a
+                         crash costs only that app; or "in-process", every plugin
+                         inside the broker (for plugins you trust: a crash or a
+                         blocking call then costs every app)
+      --in-process APP_ID
+                         run this app's plugin inside the broker; repeat for more
+      --allow-in-process-bundles
+                         honour a bundle's QuickActionsRunsInProcess key
+      --host-idle-seconds N
+                         a plugin host without calls for N seconds gets will-resign
+                         and ends, 0 to 86400; 0 keeps hosts running (default 120)
       --replace          take the name from a running broker
       --verbose          log every call
       --no-desktop-entries
@@ -57,6 +71,10 @@ func parse(_ arguments: [String], environment: [String: String]) throws -> Broke
     var forgetDays = BrokerConfiguration.defaultForgetUnseenDays
     var replace = false
     var verbose = false
+    var pluginHost = PluginHostMode.process
+    var inProcess: Set<String> = []
+    var allowInProcessBundles = false
+    var hostIdle = BrokerConfiguration.defaultHostIdleSeconds
     var index = 0
     func value(_ option: String) throws -> String {
         index += 1
@@ -89,6 +107,22 @@ func parse(_ arguments: [String], environment: [String: String]) throws -> Broke
                     + "\(range.lowerBound) (never) to \(range.upperBound)")
             }
             forgetDays = number
+        case "--plugin-host":
+            let text = try value(argument)
+            guard let mode = PluginHostMode(rawValue: text) else {
+                throw UsageError(description: "--plugin-host \"\(text.prefix(40))\": give process or in-process")
+            }
+            pluginHost = mode
+        case "--in-process": inProcess.insert(try value(argument))
+        case "--allow-in-process-bundles": allowInProcessBundles = true
+        case "--host-idle-seconds":
+            let text = try value(argument)
+            let range = BrokerConfiguration.hostIdleSecondsRange
+            guard let number = Int(text), range.contains(number) else {
+                throw UsageError(description: "--host-idle-seconds \"\(text.prefix(40))\": give a whole number from "
+                    + "\(range.lowerBound) (never) to \(range.upperBound)")
+            }
+            hostIdle = number
         case "--replace": replace = true
         case "--verbose": verbose = true
         default:
@@ -97,10 +131,15 @@ func parse(_ arguments: [String], environment: [String: String]) throws -> Broke
         index += 1
     }
     let state = try StateDirectory.resolve(override: stateDirectory, environment: environment)
-    return BrokerConfiguration(
+    var configuration = BrokerConfiguration(
         bus: bus ?? defaultBus(environment), pluginDirectories: PluginDirectories.resolve(plugins: plugins, environment: environment),
         stateDirectory: state, defaultTimeoutMilliseconds: timeout, replace: replace, verbose: verbose,
         forgetUnseenDays: forgetDays, pluginDirectoriesChosen: PluginDirectories.areChosen(plugins: plugins, environment: environment))
+    configuration.pluginHost = pluginHost
+    configuration.inProcessApps = inProcess
+    configuration.allowInProcessBundles = allowInProcessBundles
+    configuration.hostIdleSeconds = hostIdle
+    return configuration
 }
 
 /// The session bus, or the bus that started us by D-Bus activation.

@@ -21,6 +21,7 @@ struct InstallTests {
         var expected: Set<String> = [
             "/usr/bin/quickactionsd",
             "/usr/bin/quickactions",
+            "/usr/libexec/quickactions/quickactions-host",
             "/usr/share/dbus-1/services/org.quickactions.Broker1.service",
             "/usr/share/dbus-1/services/org.quickactions.Search1.service",
             "/usr/share/gnome-shell/search-providers/org.quickactions.Search1.search-provider.ini",
@@ -29,6 +30,7 @@ struct InstallTests {
             "/usr/lib/systemd/user/quickactionsd.service",
             "/usr/share/dbus-1/interfaces/org.quickactions.Broker1.xml",
             "/usr/share/dbus-1/interfaces/org.quickactions.Application1.xml",
+            "/usr/share/dbus-1/interfaces/org.quickactions.Host1.xml",
             "/usr/include/quickactions/quickactions_plugin.h",
             "/usr/share/man/man1/quickactionsd.1",
             "/usr/share/man/man1/quickactions.1",
@@ -102,7 +104,8 @@ struct InstallTests {
                 try FileManager.default.attributesOfItem(atPath: destination.path + entry.path)[.posixPermissions] as? Int)
             #expect(mode & 0o022 == 0, "\(entry.path) is writable by others: \(String(mode, radix: 8))")
             if entry.isDirectory { continue }
-            let executable = entry.path.hasPrefix("/usr/bin/") || entry.path.hasSuffix(".so")
+            let executable = entry.path.hasPrefix("/usr/bin/") || entry.path.hasPrefix("/usr/libexec/")
+                || entry.path.hasSuffix(".so")
             #expect(mode == (executable ? 0o755 : 0o644), "\(entry.path) has mode \(String(mode, radix: 8))")
         }
 

@@ -78,14 +78,25 @@ struct InstalledRuntimeTests {
 
         // One Swift runtime in the broker, its plugin's included: the one installed beside it.
         let pid = try #require(broker.pid)
-        // (procfs files have no size: read them to their end with cat.)
-        let maps = try await Command.run("cat", ["/proc/\(pid)/maps"]).stdout
+        // The broker and its plugin host (the example plugin runs there). (procfs files have no
+        // size: read them to their end with cat.)
+        var processes = [pid]
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let child = Int32(entry),
+                  let status = try? String(contentsOfFile: "/proc/\(child)/status", encoding: .utf8),
+                  status.contains("\nPPid:\t\(pid)\n") else { continue }
+            processes.append(child)
+        }
+        var maps = ""
+        for process in processes {
+            maps += try await Command.run("cat", ["/proc/\(process)/maps"]).stdout
+        }
         let cores = Set(maps.split(separator: "\n").compactMap { line -> String? in
             guard let path = line.split(separator: " ", omittingEmptySubsequences: true).last,
                   path.hasSuffix("/libswiftCore.so") else { return nil }
             return String(path)
         })
-        #expect(cores == [runtime + "libswiftCore.so"], "\(cores)")
+        #expect(cores == [runtime + "libswiftCore.so"], "one Swift runtime, the installed one: \(cores)")
         #expect(maps.contains("libQuickActionsExampleContacts.so"), "the Swift example plugin was loaded")
 
         broker.stop()

@@ -16,7 +16,14 @@ extension Connection {
         _ message: Message, timeout: Duration = Connection.defaultTimeout,
         completion: @escaping @Sendable (Result<Message, DBusError>) -> Void
     ) {
-        let box = PendingCallBox(completion)
+        // Kept until it completes, so losing the connection can fail it (see `failOutstandingCalls`).
+        let outstanding = self.outstanding
+        let key = PendingCallBox.Key()
+        let box = PendingCallBox { result in
+            outstanding.withLock { _ = $0.removeValue(forKey: key) }
+            completion(result)
+        }
+        outstanding.withLock { $0[key] = box }
         var pending: OpaquePointer?
         let milliseconds = Int32(clamping: timeout.components.seconds * 1000
             + timeout.components.attoseconds / 1_000_000_000_000_000)
@@ -130,9 +137,31 @@ final class ReplyHandOff: Sendable {
     }
 }
 
+extension Connection {
+    /// Sends a method call and waits for its reply on this thread, reading the connection
+    /// itself meanwhile (`dbus_connection_send_with_reply_and_block`): unlike
+    /// ``callBlocking(destination:path:interface:member:_:timeout:)`` it also works on the
+    /// loop thread, inside a handler, where other messages that arrive in the meantime wait
+    /// for the loop. An error reply is thrown as a `DBusError`.
+    public func sendAndWait(_ message: Message, timeout: Duration = Connection.defaultTimeout) throws(DBusError) -> Message {
+        let milliseconds = Int32(clamping: timeout.components.seconds * 1000
+            + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let raw = try withCError { error in
+            dbus_connection_send_with_reply_and_block(self.raw, message.raw, max(1, milliseconds), error)
+        }
+        return Message(owning: raw)
+    }
+}
+
 /// Carries one call's completion through libdbus, and runs it exactly once
 /// whether the notify or the already-completed check gets there first.
 final class PendingCallBox: Sendable {
+    /// Identifies one call among a connection's outstanding ones.
+    final class Key: Hashable, Sendable {
+        static func == (lhs: Key, rhs: Key) -> Bool { lhs === rhs }
+        func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+    }
+
     private let completion: @Sendable (Result<Message, DBusError>) -> Void
     private let done = Atomic<Bool>(false)
 
@@ -162,5 +191,18 @@ final class PendingCallBox: Sendable {
 
     private func claim() -> Bool {
         done.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+    }
+}
+
+extension Connection {
+    /// Fails every call still waiting for its reply, with `error`: for a connection that went
+    /// away, so no caller waits for a timeout that may be long (libdbus completes them too,
+    /// when it gets to them; each call's completion runs once either way).
+    func failOutstandingCalls(_ error: DBusError) {
+        let boxes = outstanding.withLock { outstanding -> [PendingCallBox] in
+            defer { outstanding.removeAll() }
+            return Array(outstanding.values)
+        }
+        for box in boxes { box.finish(.failure(error)) }
     }
 }

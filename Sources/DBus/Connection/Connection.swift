@@ -3,17 +3,22 @@ import CDBus
 import Dispatch
 import Synchronization
 
-/// A private connection to a message bus, driven by its own event loop thread.
+/// A private connection to a message bus, or to one peer without a bus in between, driven by
+/// a main-loop thread (``MainLoop``).
 ///
 /// Incoming method calls are dispatched to exported objects, signals to
 /// subscriptions, and replies to outgoing calls to their completions, all on
 /// the loop thread. Sending (replies, signals, calls) works from any thread
 /// and goes out at once.
 ///
-/// Losing the bus never ends the process (`exit_on_disconnect` is off): the
-/// disconnect handler runs once with the reason and the loop stops.
+/// A bus connection and a client's peer connection each have a loop thread of their own; the
+/// peer connections a ``PeerServer`` accepts share the loop of the connection the server was
+/// made beside, so one thread serves them all.
+///
+/// Losing the bus (or the peer) never ends the process (`exit_on_disconnect` is off): the
+/// disconnect handler runs once with the reason.
 public final class Connection: @unchecked Sendable {
-    // @unchecked Sendable: `raw` and `loop` are set in init and never change;
+    // @unchecked Sendable: `raw`, `loop` and `ownsLoop` are set in init and never change;
     // libdbus locks the connection itself once threads are initialised; the
     // mutable parts (objects, subscriptions, handlers) sit behind mutexes.
 
@@ -26,8 +31,10 @@ public final class Connection: @unchecked Sendable {
     }
 
     let raw: OpaquePointer
-    private let loop: EventLoop
-    /// This connection's unique name on the bus, e.g. ":1.42".
+    let loop: MainLoop
+    /// Whether this connection started `loop` (and stops it when closed).
+    private let ownsLoop: Bool
+    /// This connection's unique name on the bus, e.g. ":1.42"; "" for a peer connection.
     public let uniqueName: String
 
     let objects = ObjectRegistry()
@@ -35,11 +42,21 @@ public final class Connection: @unchecked Sendable {
     private let disconnectHandler = Locked<(@Sendable (DBusError) -> Void)?>(nil)
     private let isOpen = Atomic<Bool>(true)
     private let standard = Locked<StandardInterfaces?>(nil)
+    /// Calls sent and not answered yet, by call.
+    let outstanding = Locked<[PendingCallBox.Key: PendingCallBox]>([:])
+
+    /// A connection accepted by a server, waiting for its first message to be admitted; it
+    /// holds the connection alive meanwhile.
+    private struct Admission {
+        let check: @Sendable (Connection) -> Bool
+        var connection: Connection?
+    }
+    private let admission: Locked<Admission?>
 
     /// Connects, registers with the bus (`Hello`) and starts the loop thread.
     /// Wraps `dbus_bus_get_private`, or `dbus_connection_open_private` plus
     /// `dbus_bus_register` for an address.
-    public init(_ bus: Bus) throws(DBusError) {
+    public convenience init(_ bus: Bus) throws(DBusError) {
         Self.initializeThreads()
         let raw: OpaquePointer
         switch bus {
@@ -57,16 +74,41 @@ public final class Connection: @unchecked Sendable {
                 throw error
             }
         }
+        try self.init(owning: raw, loop: nil, uniqueName: dbus_bus_get_unique_name(raw).map { String(cString: $0) } ?? "")
+    }
+
+    /// Connects to one peer at `address` (no bus: no `Hello`, no unique name), for a process
+    /// that talks to the program that started it. Wraps `dbus_connection_open_private`.
+    public convenience init(peer address: String) throws(DBusError) {
+        Self.initializeThreads()
+        let raw = try withCError { error in address.withCString { dbus_connection_open_private($0, error) } }
+        try self.init(owning: raw, loop: nil, uniqueName: "")
+    }
+
+    /// Takes over `raw` (one reference, closed and released on failure): on `loop` when
+    /// given (the connection then shares its thread), else on a loop of its own. With
+    /// `admission`, the first message received is held until it says yes (no: the connection
+    /// is closed, the message not handled); the connection keeps itself alive until then.
+    init(
+        owning raw: OpaquePointer, loop shared: MainLoop?, uniqueName: String,
+        admission: (@Sendable (Connection) -> Bool)? = nil
+    ) throws(DBusError) {
         dbus_connection_set_exit_on_disconnect(raw, 0)
         self.raw = raw
-        uniqueName = dbus_bus_get_unique_name(raw).map { String(cString: $0) } ?? ""
-        do {
-            loop = try EventLoop(connection: raw)
+        self.uniqueName = uniqueName
+        self.admission = Locked(admission.map { check in Admission(check: check) })
+        do throws(DBusError) {
+            if let shared {
+                loop = shared
+            } else {
+                loop = try MainLoop()
+            }
         } catch {
             dbus_connection_close(raw)
             dbus_connection_unref(raw)
             throw error
         }
+        ownsLoop = shared == nil
         let context = Unmanaged.passUnretained(self).toOpaque()
         let added = dbus_connection_add_filter(raw, Self.filterFunction, context, nil)
         guard added != 0 else {
@@ -74,11 +116,14 @@ public final class Connection: @unchecked Sendable {
             dbus_connection_unref(raw)
             throw DBusError.noMemory("adding the message filter")
         }
+        self.admission.withLock { $0?.connection = self }
         do {
-            try loop.install()
-            try loop.start()
+            try loop.attach(connection: raw)
+            if ownsLoop { try loop.start() }
         } catch {
-            loop.uninstall()
+            self.admission.withLock { $0 = nil }
+            loop.detach(connection: raw)
+            dbus_connection_remove_filter(raw, Self.filterFunction, context)
             dbus_connection_close(raw)
             dbus_connection_unref(raw)
             throw error
@@ -90,11 +135,12 @@ public final class Connection: @unchecked Sendable {
             // The last reference went away inside a handler, on the loop
             // thread, in the middle of dbus_connection_dispatch: tearing the
             // connection down here would free what libdbus is still using.
-            // Stop the loop after this message and leave the connection to
+            // Stop serving it after this message and leave the connection to
             // the process's end instead. (If it was closed, close() did both.)
             if isOpen.exchange(false, ordering: .acquiringAndReleasing) {
                 dbus_connection_remove_filter(raw, Self.filterFunction, Unmanaged.passUnretained(self).toOpaque())
-                loop.stop()
+                loop.detach(connection: raw)
+                if ownsLoop { loop.stop() }
             }
             return
         }
@@ -102,17 +148,57 @@ public final class Connection: @unchecked Sendable {
         dbus_connection_unref(raw)
     }
 
-    /// Closes the connection and stops its loop. Pending outgoing calls fail
-    /// with `Disconnected`. Safe to call more than once.
+    /// Closes the connection and stops serving it (and its loop, when it has one of its
+    /// own). Pending outgoing calls fail with `Disconnected`. Safe to call more than once.
+    /// From another thread it returns once the loop no longer serves the connection; on the
+    /// loop thread (from a handler) that happens right after the message being handled.
     public func close() {
         guard isOpen.exchange(false, ordering: .acquiringAndReleasing) else { return }
-        loop.stop()
-        // libdbus runs the final notifications (pending calls failing) here,
-        // with the loop gone; the filter stays until the connection is freed.
-        dbus_connection_close(raw)
-        while dbus_connection_dispatch(raw) == DBUS_DISPATCH_DATA_REMAINS {}
-        dbus_connection_remove_filter(raw, Self.filterFunction, Unmanaged.passUnretained(self).toOpaque())
-        loop.uninstall()
+        let handle = RawConnection(raw: raw, filter: Unmanaged.passUnretained(self).toOpaque())
+        let loop = self.loop
+        if ownsLoop {
+            loop.stop()
+            Self.finish(handle, loop: loop)
+            failOutstandingCalls(Self.closedError)
+            return
+        }
+        // A shared loop goes on serving the others: finish on its thread, between dispatches,
+        // where it cannot race with the loop's own dispatching of this connection. From the
+        // loop thread (a handler: never deinit, which takes its own path there) that is after
+        // this message, and the connection stays alive until then.
+        if loop.isLoopThread {
+            let queued = loop.enqueue { [self] in
+                Self.finish(handle, loop: loop)
+                failOutstandingCalls(Self.closedError)
+            }
+            if !queued {
+                Self.finish(handle, loop: loop)
+                failOutstandingCalls(Self.closedError)
+            }
+            return
+        }
+        let done = DispatchSemaphore(value: 0)
+        if loop.enqueue({
+            Self.finish(handle, loop: loop)
+            done.signal()
+        }) {
+            done.wait()
+        } else {
+            Self.finish(handle, loop: loop)
+        }
+        failOutstandingCalls(Self.closedError)
+    }
+
+    private static let closedError = DBusError(.disconnected, "the connection was closed")
+
+    /// The filter goes first (so no handler runs on a connection being closed, perhaps from
+    /// its deinit), then libdbus runs the final notifications (pending calls failing), then
+    /// the loop's callbacks go. Runs where nothing else dispatches `raw`.
+    private static func finish(_ handle: RawConnection, loop: MainLoop) {
+        dbus_connection_remove_filter(handle.raw, filterFunction, handle.filter)
+        dbus_connection_close(handle.raw)
+        while dbus_connection_dispatch(handle.raw) == DBUS_DISPATCH_DATA_REMAINS {}
+        loop.detach(connection: handle.raw)
     }
 
     /// Whether the connection is still open (not closed, bus not lost).
@@ -158,6 +244,14 @@ public final class Connection: @unchecked Sendable {
     }
 
     private func filter(_ raw: OpaquePointer) -> DBusHandlerResult {
+        if let waiting = admission.withLock({ $0 }) {
+            admission.withLock { $0 = nil }
+            let isLocal = dbus_message_is_signal(raw, DBUS_INTERFACE_LOCAL, "Disconnected") != 0
+            guard !isLocal, waiting.check(self) else {
+                waiting.connection?.close()
+                return DBUS_HANDLER_RESULT_HANDLED
+            }
+        }
         switch dbus_message_get_type(raw) {
         case DBUS_MESSAGE_TYPE_METHOD_CALL:
             dispatch(Message(retaining: raw))
@@ -179,8 +273,10 @@ public final class Connection: @unchecked Sendable {
             defer { handler = nil }
             return handler
         }
-        loop.stop()
-        handler?(DBusError(.disconnected, "the bus closed connection \(uniqueName)"))
+        if ownsLoop { loop.stop() }
+        let what = uniqueName.isEmpty ? "the peer closed the connection" : "the bus closed connection \(uniqueName)"
+        failOutstandingCalls(DBusError(.disconnected, what))
+        handler?(DBusError(.disconnected, what))
     }
 
     /// The standard interfaces (Introspectable, Peer, Properties, ObjectManager)
@@ -199,21 +295,23 @@ public final class Connection: @unchecked Sendable {
 
     // MARK: Work on the loop thread
 
-    /// Runs `work` on the loop thread as soon as the message being handled
-    /// now has been dispatched, before the next one, outside libdbus's
-    /// dispatch (so nothing of the connection is locked while it runs).
-    ///
-    /// For work that is nearly always quick but might block: running it
-    /// here saves a hand-off to another thread, and should it run for
-    /// more than 20 ms, a new thread takes over the loop and keeps the
-    /// connection serving; the old thread ends when `work` returns. Pieces
-    /// of work run one at a time, in the order they were queued, except that
-    /// those after a piece that overran run on the new thread beside it.
-    ///
-    /// Returns false, queueing nothing, when not called from the loop thread
-    /// (from a handler, a signal or a call's completion) or once the
-    /// connection is closing: then run the work elsewhere.
-    public func runAfterCurrentMessage(_ work: @escaping @Sendable () -> Void) -> Bool {
-        loop.runAfterCurrentMessage(work)
+    /// Runs `work` on the connection's loop thread soon, between messages (at once when
+    /// called there). For short work that must not race with the loop, never for work that
+    /// may block. Returns false, running nothing, once the loop is stopping.
+    @discardableResult
+    public func onLoopThread(_ work: @escaping @Sendable () -> Void) -> Bool {
+        if loop.isLoopThread {
+            work()
+            return true
+        }
+        return loop.enqueue(work)
     }
+}
+
+/// A libdbus connection and its filter's context, carried to the loop thread to be closed.
+/// @unchecked Sendable: libdbus locks the connection; the context is only compared by
+/// `dbus_connection_remove_filter`, never dereferenced there.
+private struct RawConnection: @unchecked Sendable {
+    let raw: OpaquePointer
+    let filter: UnsafeMutableRawPointer
 }

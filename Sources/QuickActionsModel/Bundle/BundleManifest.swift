@@ -30,6 +30,9 @@ public struct BundleManifest: Sendable, Hashable {
     public var developmentRegion: String?
     /// `UIApplicationShortcutItems`, in manifest order, without the items that were skipped.
     public var items: [ShortcutItem]
+    /// `QuickActionsRunsInProcess` (Boolean): the plugin asks to run inside the broker instead
+    /// of a host process of its own; honoured only when the broker allows it.
+    public var runsInProcess = false
     /// `QuickActionsDesktopEntry`: the desktop file id of the app the bundle belongs to
     /// (`org.gnome.Contacts.desktop`; written with or without `.desktop`, kept with it), whose
     /// entry gets the items as actions. Nil when absent or not a valid desktop file id.
@@ -148,12 +151,20 @@ private struct ManifestKeys {
         } else {
             icon = nil
         }
-        return BundleManifest(
+        var manifest = BundleManifest(
             appID: appID, executable: executable, displayName: displayName, displayNameKey: displayNameKey,
             version: optionalString("CFBundleShortVersionString"), icon: icon,
             developmentRegion: optionalString("CFBundleDevelopmentRegion").flatMap { $0.isEmpty ? nil : $0 },
             items: shortcutItems(appID: appID), desktopEntry: desktopEntry()
         )
+        if let value = plist["QuickActionsRunsInProcess"] {
+            if let flag = value as? Bool {
+                manifest.runsInProcess = flag
+            } else {
+                warn("QuickActionsRunsInProcess is \(PropertyListUserInfo.typeName(value)), not a Boolean; ignored")
+            }
+        }
+        return manifest
     }
 
     /// A required string key: nil when absent, an error when it is not a string.

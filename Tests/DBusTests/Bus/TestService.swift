@@ -21,13 +21,8 @@ final class TestService: Sendable {
     let parked = Mutex<[Reply]>([])
     /// The arguments EchoAll last received, to check what a client really sent.
     let lastEchoAll = Mutex<[Value]>([])
-    /// Tags of the AfterMessage work run so far, in the order it ran.
+    /// Tags of the OnLoop work run so far, in the order it ran.
     let workDone = Mutex<[String]>([])
-    /// BlockAfterMessage's work waits for this (at most 30 s).
-    let unblock = DispatchSemaphore(value: 0)
-    /// Set while BlockAfterMessage's work waits.
-    let blocking = Atomic<Bool>(false)
-    var isBlocking: Bool { blocking.load(ordering: .acquiring) }
 
     init() async throws {
         bus = try await TestBus()
@@ -112,26 +107,18 @@ final class TestService: Sendable {
                 try self?.server.emit(path: Self.path, interface: Self.interface, member: "Changed", call.arguments)
                 return []
             },
-            Method("AfterMessage", inputs: [Argument("tag", .string)], outputs: [Argument("queued", .boolean)],
+            Method("OnLoop", inputs: [Argument("tag", .string)], outputs: [Argument("queued", .boolean)],
                    handler: .deferred { [weak self] call, reply in
                 guard let self, case .string(let tag) = call.arguments[0] else { return }
-                let queued = server.runAfterCurrentMessage { [weak self] in
-                    self?.workDone.withLock { $0.append(tag) }
-                    reply.send([.boolean(true)])
-                }
-                if !queued { reply.send([.boolean(false)]) }
-            }),
-            Method("BlockAfterMessage", outputs: [Argument("released", .boolean)],
-                   handler: .deferred { [weak self] _, reply in
-                guard let self else { return }
-                let queued = server.runAfterCurrentMessage { [weak self] in
+                // Queued from another thread, so it goes through the loop's work queue.
+                DispatchQueue.global().async { [weak self] in
                     guard let self else { return }
-                    blocking.store(true, ordering: .releasing)
-                    let waited = unblock.wait(timeout: .now() + .seconds(30))
-                    blocking.store(false, ordering: .releasing)
-                    reply.send([.boolean(waited == .success)])
+                    let queued = server.onLoopThread { [weak self] in
+                        self?.workDone.withLock { $0.append(tag) }
+                        reply.send([.boolean(true)])
+                    }
+                    if !queued { reply.send([.boolean(false)]) }
                 }
-                if !queued { reply.send([.boolean(false)]) }
             }),
             Method("WrongReply", outputs: [Argument("text", .string)]) { _ in [.int32(1)] },
             Method("Count", outputs: [Argument("calls", .int64)]) { [weak self] _ in

@@ -184,6 +184,12 @@ import Testing
 
     @Test func everyConcurrentPerformIsAnsweredExactlyOnce() async throws {
         let harness = try await BrokerHarness(bundles: [Fixtures.swiftApp, Fixtures.cApp])
+        // Both plugins running first: 300 calls arriving while a host still launches would be
+        // more than one caller may have pending (256).
+        let client = try Connection(.address(harness.bus.address))
+        defer { client.close() }
+        _ = try await Self.perform(client, "org.example.swift", "hello")
+        _ = try await Self.perform(client, "org.example.c", "succeed")
         let script = PackagePaths.root.appendingPathComponent("Tests/QuickActionsBrokerTests/Scripts/concurrent_performs.py")
         let result = try await Command.run("/usr/bin/python3", [script.path, "300"], environment: harness.bus.environment(),
                                            timeout: .seconds(120))

@@ -2,6 +2,7 @@ import DBus
 import QuickActionsModel
 import Testing
 @testable import QuickActionsBroker
+import QuickActionsHostProtocol
 
 /// User info and options at the D-Bus edge.
 @Suite struct ConversionTests {

@@ -113,6 +113,19 @@ enum ProcessMemory {
         try read("/proc/\(pid)/maps").contains(path)
     }
 
+    /// Whether `path` is mapped into the process or one of its children (the broker's plugin
+    /// hosts).
+    static func mapsOfProcessOrChildren(_ pid: pid_t, contain path: String) throws -> Bool {
+        if try maps(pid, contain: path) { return true }
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for child in entries.compactMap({ Int32($0) }) {
+            guard let status = try? read("/proc/\(child)/status"),
+                  status.split(separator: "\n").contains("PPid:\t\(pid)") else { continue }
+            if (try? maps(child, contain: path)) == true { return true }
+        }
+        return false
+    }
+
     /// A /proc file read to its end: they report a size of 0, and a read of
     /// one buffer gives only the first part of a long one.
     static func read(_ path: String) throws -> String {

@@ -3,17 +3,17 @@ import QuickActionsModel
 
 /// User info between the model and D-Bus: strings `s`, booleans `b`,
 /// integers `x`, doubles `d`, bytes `ay`, arrays `av`, dictionaries `a{sv}`.
-enum UserInfoConversion {
-    static let dictionaryType = DBusType.dictionary(key: .string, value: .variant)
+public enum UserInfoConversion {
+    public static let dictionaryType = DBusType.dictionary(key: .string, value: .variant)
 
     /// A user-info dictionary as `a{sv}`.
-    static func value(_ info: UserInfo) -> Value {
+    public static func value(_ info: UserInfo) -> Value {
         .dictionary(key: .string, value: .variant, info.keys.sorted().compactMap { key in
             info[key].map { DictionaryEntry(.string(key), .variant(value($0))) }
         })
     }
 
-    static func value(_ value: UserInfoValue) -> Value {
+    public static func value(_ value: UserInfoValue) -> Value {
         switch value {
         case .string(let text): .string(text)
         case .bool(let flag): .boolean(flag)
@@ -30,7 +30,7 @@ enum UserInfoConversion {
     /// dictionaries dictionaries, variants are looked through. Anything else
     /// (object paths, signatures, structs, a `t` above Int64.max, deeper than
     /// ItemLimits.maximumUserInfoDepth) is refused with the key path at fault.
-    static func userInfo(_ value: Value, option: String) throws(DBusError) -> UserInfo {
+    public static func userInfo(_ value: Value, option: String) throws(DBusError) -> UserInfo {
         guard case .dictionary(.string, _, let entries) = value else {
             throw DBusError.invalidArgs("option \(option.quoted()) must be a{sv}, got \"\(value.type.signature)\"")
         }
@@ -45,7 +45,7 @@ enum UserInfoConversion {
 
     private static func userInfoValue(_ value: Value, path: String, depth: Int) throws(DBusError) -> UserInfoValue {
         guard depth <= ItemLimits.maximumUserInfoDepth else {
-            throw DBusError.invalidArgs("\(path.quoted()) is nested deeper than \(ItemLimits.maximumUserInfoDepth) levels")
+            throw DBusError.invalidArgs("\(path.quoted()) is nested deeper than \(ItemLimits.maximumUserInfoDepth) levels; more than \(ItemLimits.maximumUserInfoDepth) are refused")
         }
         switch value {
         case .variant(let inner): return try userInfoValue(inner, path: path, depth: depth)

@@ -1,0 +1,18 @@
+#define _GNU_SOURCE
+#include "quickactions_host_support.h"
+
+#include <fcntl.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+int qa_set_parent_death_signal(int signal) {
+    return prctl(PR_SET_PDEATHSIG, (unsigned long)signal, 0UL, 0UL, 0UL);
+}
+
+int qa_spawn_close_from(posix_spawn_file_actions_t *actions, int from) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, from);
+}
+
+int qa_pipe_cloexec(int fds[2]) {
+    return pipe2(fds, O_CLOEXEC);
+}

@@ -1,0 +1,20 @@
+/* What plugin hosts need of Linux that Swift's Glibc module does not export: the host's
+ * parent-death signal, and for the broker that starts hosts, closing every other descriptor
+ * in the child. */
+#ifndef QUICKACTIONS_HOST_SUPPORT_H
+#define QUICKACTIONS_HOST_SUPPORT_H
+
+/* prctl(PR_SET_PDEATHSIG, signal): the kernel sends `signal` to this process when the
+ * thread that started it ends. Returns 0, or -1 with errno set. */
+int qa_set_parent_death_signal(int signal);
+
+#include <spawn.h>
+
+/* posix_spawn_file_actions_addclosefrom_np(actions, from): the child closes every
+ * descriptor from `from` on before it executes. Returns 0 or an error number. */
+int qa_spawn_close_from(posix_spawn_file_actions_t *actions, int from);
+
+/* pipe2(fds, O_CLOEXEC). Returns 0, or -1 with errno set. */
+int qa_pipe_cloexec(int fds[2]);
+
+#endif

@@ -1,0 +1,151 @@
+import DBus
+import Dispatch
+import Foundation
+import Glibc
+import QuickActionsAPI
+import QuickActionsHost
+import QuickActionsHostProtocol
+import QuickActionsModel
+
+/// What a host runs: one app's plugin, loaded with the broker's checks, served over the peer
+/// connection to the broker that started it (dbus/org.quickactions.Host1.xml).
+///
+/// Calls into the plugin run on the connection's loop thread while the plugin's queue is idle
+/// (a perform that completes at once costs no thread switch), else on the plugin's queue; a
+/// perform that once takes longer than ``LoadedPlugin/inlineBudget`` has every later call
+/// queued, so the host keeps reading the broker's messages. A plugin that blocks blocks only
+/// this process.
+final class HostService: Sendable {
+    let connection: Connection
+    let appID: String
+    private let plugin: LoadedPlugin
+    let ended = DispatchSemaphore(value: 0)
+
+    /// Connects, loads the plugin and tells the broker which happened. Throws when the
+    /// broker cannot be reached or the plugin did not load (after telling the broker why).
+    init(configuration: HostConfiguration) throws {
+        connection = try Connection(peer: configuration.address)
+        appID = configuration.appID
+        let connection = self.connection
+        let callbacks = PluginCallbacks(
+            setDynamicItems: { items throws(DynamicItemsRejection) in
+                try Self.sendDynamicItems(items, on: connection)
+            },
+            log: { record in
+                guard let message = try? Message.methodCall(
+                    destination: nil, path: HostAPI.brokerPath, interface: HostAPI.brokerInterface,
+                    member: HostAPI.BrokerMember.log) else { return }
+                try? message.append([
+                    .uint32(UInt32(record.level.rawValue)), .boolean(record.origin == .loader), .string(record.message),
+                ])
+                message.noReplyExpected = true
+                try? connection.send(message)
+            },
+            dynamicItems: {
+                guard let reply = try? Self.call(connection, HostAPI.BrokerMember.getDynamicItems, []),
+                      let value = try? reply.arguments().first,
+                      let items = try? HostItemCodec.decodeList(value) else { return [] }
+                return items
+            })
+        do {
+            plugin = try LoadedPlugin.load(
+                library: configuration.library, bundle: configuration.bundle, appID: configuration.appID,
+                dataDirectory: configuration.dataDirectory, callbacks: callbacks)
+        } catch {
+            _ = try? Self.call(connection, HostAPI.BrokerMember.loadFailed, [.string(error.description)])
+            connection.close()
+            throw error
+        }
+        try connection.export([hostInterface()], at: HostAPI.hostPath)
+        connection.onDisconnect { [ended] _ in ended.signal() }
+        _ = try Self.call(connection, HostAPI.BrokerMember.loaded, [
+            .string(plugin.name ?? ""), .uint32(plugin.abiVersion.major), .uint32(plugin.abiVersion.minor),
+        ])
+    }
+
+    private func hostInterface() -> Interface {
+        let outputs = [Argument("success", .boolean), Argument("result", .dictionary(key: .string, value: .variant))]
+        return Interface(HostAPI.hostInterface, methods: [
+            Method(HostAPI.HostMember.perform,
+                   inputs: [Argument("item", HostItemCodec.itemType), Argument("request", HostItemCodec.itemType),
+                            Argument("launch", .boolean)],
+                   outputs: outputs,
+                   handler: .deferred { [plugin] call, reply in
+                let item = try HostItemCodec.decode(call.arguments[0], label: "item")
+                let request = try HostItemCodec.decodeRequest(call.arguments[1])
+                let launching = call.arguments[2].bool ?? false
+                let perform = PerformRequest(
+                    item: item, resolvedIcon: request.resolvedIcon, arguments: request.arguments,
+                    activationToken: request.activationToken)
+                let completion: @Sendable (QuickActionsHost.PerformOutcome) -> Void = { outcome in
+                    var result: [DictionaryEntry] = []
+                    if let message = outcome.message {
+                        result.append(DictionaryEntry(.string(BrokerAPI.ResultKey.message), .variant(.string(message))))
+                    }
+                    reply.send([.boolean(outcome.success), .dictionary(key: .string, value: .variant, result)])
+                }
+                if launching {
+                    plugin.launch(perform, inline: Self.runHere, completion: completion)
+                } else {
+                    plugin.perform(perform, inline: Self.runHere, completion: completion)
+                }
+            }),
+            Method(HostAPI.HostMember.willResign, handler: .deferred { [plugin] _, reply in
+                plugin.willResign { reply.send([]) }
+            }),
+            Method(HostAPI.HostMember.stop, handler: .deferred { [ended] _, reply in
+                reply.send([])
+                ended.signal()
+            }),
+        ])
+    }
+
+    /// Runs a call into the plugin on this thread (the loop thread, from a handler).
+    private static let runHere: LoadedPlugin.InlineRunner = { work in
+        work()
+        return true
+    }
+
+    /// The plugin set its dynamic items: the broker checks and stores them, and says why not.
+    private static func sendDynamicItems(_ items: [ShortcutItem], on connection: Connection) throws(DynamicItemsRejection) {
+        do {
+            _ = try call(connection, HostAPI.BrokerMember.setDynamicItems, [HostItemCodec.encode(items)])
+        } catch {
+            throw DynamicItemsRejection(error.message)
+        }
+    }
+
+    /// Calls the broker and waits, on any thread, the loop thread included.
+    private static func call(_ connection: Connection, _ member: MemberName, _ arguments: [Value]) throws(DBusError) -> Message {
+        let message = try Message.methodCall(
+            destination: nil, path: HostAPI.brokerPath, interface: HostAPI.brokerInterface, member: member)
+        try message.append(arguments)
+        return try connection.sendAndWait(message, timeout: .seconds(30))
+    }
+}
+
+/// What the broker tells a host in its environment (``HostAPI/Environment``).
+struct HostConfiguration {
+    let address: String
+    let appID: String
+    let bundle: URL
+    let library: URL
+    let dataDirectory: URL
+
+    init(environment: [String: String]) throws(HostStartError) {
+        func value(_ name: String) throws(HostStartError) -> String {
+            guard let text = environment[name], !text.isEmpty else { throw HostStartError("\(name) is not set") }
+            return text
+        }
+        address = try value(HostAPI.Environment.address)
+        appID = try value(HostAPI.Environment.appID)
+        bundle = URL(fileURLWithPath: try value(HostAPI.Environment.bundle))
+        library = URL(fileURLWithPath: try value(HostAPI.Environment.library))
+        dataDirectory = URL(fileURLWithPath: try value(HostAPI.Environment.dataDirectory))
+    }
+}
+
+struct HostStartError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,156 @@
+import DBus
+import Dispatch
+import Foundation
+import Glibc
+import Locking
+import QuickActionsTestSupport
+import Synchronization
+import Testing
+
+/// Peer-to-peer connections without a bus daemon: a ``PeerServer`` beside a bus connection,
+/// clients connecting with ``Connection/init(peer:)``, calls both ways, admission by process
+/// and user, and disconnection seen on both sides.
+@Suite struct PeerConnectionTests {
+    static let path: ObjectPath = "/org/quickactions/Peer"
+    static let interface: InterfaceName = "org.quickactions.Peer1"
+
+    @Test func aPeerCallsTheServerSideAndTheServerSideCallsThePeer() async throws {
+        let fixture = try await PeerFixture()
+        let peer = try Connection(peer: fixture.server.address)
+        defer { peer.close() }
+        try peer.export([Interface(Self.interface, methods: [
+            Method("Echo", inputs: [Argument("text", .string)], outputs: [Argument("text", .string)]) { call in
+                call.arguments
+            },
+        ])], at: Self.path)
+        let whoami = try await peer.call(destination: nil, path: Self.path, interface: Self.interface, member: "Whoami")
+        #expect(whoami == [.int32(getpid())])
+        #expect(fixture.admitted.withLock { $0 } == 1)
+        let server = try #require(fixture.accepted.withLock { $0.first?.0 })
+        #expect(server.peerCredentials?.processID == getpid())
+        #expect(server.peerCredentials?.userID == getuid())
+        let echoed = try await server.call(destination: nil, path: Self.path, interface: Self.interface,
+                                           member: "Echo", [.string("over the peer")])
+        #expect(echoed == [.string("over the peer")])
+        // The bus connection that shares the loop still serves.
+        #expect(try await fixture.owner.call(destination: .bus, path: .bus, interface: .bus, member: "GetId").count == 1)
+    }
+
+    @Test func aPeerThatIsNotAllowedIsClosedBeforeItsCallIsHandled() async throws {
+        let fixture = try await PeerFixture(allow: { _, _ in false })
+        let peer = try Connection(peer: fixture.server.address)
+        defer { peer.close() }
+        await #expect(throws: DBusError.self) {
+            _ = try await peer.call(destination: nil, path: Self.path, interface: Self.interface, member: "Whoami",
+                                    timeout: .seconds(10))
+        }
+        #expect(fixture.accepted.withLock { $0.isEmpty })
+    }
+
+    @Test func eachSideSeesThePeerGo() async throws {
+        let fixture = try await PeerFixture()
+        let peer = try Connection(peer: fixture.server.address)
+        _ = try await peer.call(destination: nil, path: Self.path, interface: Self.interface, member: "Whoami")
+        let server = try #require(fixture.accepted.withLock { $0.first?.0 })
+        let gone = DispatchSemaphore(value: 0)
+        server.onDisconnect { _ in gone.signal() }
+        peer.close()
+        #expect(gone.wait(timeout: .now() + .seconds(10)) == .success)
+
+        // And the other way round: the server side closing ends the peer's connection.
+        let second = try Connection(peer: fixture.server.address)
+        defer { second.close() }
+        _ = try await second.call(destination: nil, path: Self.path, interface: Self.interface, member: "Whoami")
+        let lost = DispatchSemaphore(value: 0)
+        second.onDisconnect { _ in lost.signal() }
+        fixture.accepted.withLock { $0.last?.0 }?.close()
+        #expect(lost.wait(timeout: .now() + .seconds(10)) == .success)
+    }
+
+    @Test func aCallPendingWhenThePeerGoesFailsAtOnce() async throws {
+        let fixture = try await PeerFixture()
+        let peer = try Connection(peer: fixture.server.address)
+        try peer.export([Interface(Self.interface, methods: [
+            Method("Never", handler: .deferred { _, reply in
+                // Never answered while the peer is open.
+                DispatchQueue.global().asyncAfter(deadline: .now() + 60) { withExtendedLifetime(reply) {} }
+            }),
+        ])], at: Self.path)
+        _ = try await peer.call(destination: nil, path: Self.path, interface: Self.interface, member: "Whoami")
+        let server = try #require(fixture.accepted.withLock { $0.first?.0 })
+        let started = ContinuousClock.now
+        let pending = Task { () -> Result<[Value], DBusError> in
+            do throws(DBusError) {
+                return .success(try await server.call(
+                    destination: nil, path: Self.path, interface: Self.interface, member: "Never", timeout: .seconds(30)))
+            } catch {
+                return .failure(error)
+            }
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        peer.close()
+        let outcome = await pending.value
+        guard case .failure = outcome else {
+            Issue.record("expected the pending call to fail, got \(outcome)")
+            return
+        }
+        #expect(ContinuousClock.now - started < .seconds(10))
+    }
+
+    @Test func manyPeersShareOneLoopThread() async throws {
+        let fixture = try await PeerFixture()
+        let peers = try (0..<8).map { _ in try Connection(peer: fixture.server.address) }
+        defer { peers.forEach { $0.close() } }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for peer in peers {
+                group.addTask {
+                    for _ in 0..<50 {
+                        _ = try await peer.call(destination: nil, path: Self.path, interface: Self.interface, member: "Whoami")
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(fixture.accepted.withLock { $0.count } == 8)
+    }
+}
+
+/// A bus connection with a peer server beside it, in a 0700 folder of its own.
+final class PeerFixture: Sendable {
+    let bus: TestBus
+    let owner: Connection
+    let folder: URL
+    let server: PeerServer
+    let accepted = Locked<[(Connection, Int32)]>([])
+    let admitted = Locked(0)
+
+    init(allow: @escaping @Sendable (Int32, UInt32) -> Bool = { _, uid in uid == getuid() }) async throws {
+        bus = try await TestBus()
+        owner = try Connection(.address(bus.address))
+        folder = try TemporaryDirectory.make(prefix: "qa-peer")
+        chmod(folder.path, 0o700)
+        let accepted = self.accepted
+        let admitted = self.admitted
+        server = try PeerServer(
+            listeningAt: "unix:path=\(folder.path)/socket", sharing: owner,
+            allow: { pid, uid in
+                let yes = allow(pid, uid)
+                if yes { admitted.withLock { $0 += 1 } }
+                return yes
+            },
+            accepted: { connection, pid in
+                try? connection.export([Interface(PeerConnectionTests.interface, methods: [
+                    Method("Whoami", outputs: [Argument("pid", .int32)]) { _ in [.int32(pid)] },
+                ])], at: PeerConnectionTests.path)
+                accepted.withLock { $0.append((connection, pid)) }
+            })
+    }
+
+    deinit {
+        for (connection, _) in accepted.withLock({ $0 }) { connection.close() }
+        server.close()
+        owner.close()
+        bus.stop()
+        try? FileManager.default.removeItem(at: folder)
+    }
+}

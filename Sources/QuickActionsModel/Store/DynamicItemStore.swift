@@ -218,15 +218,9 @@ public final class DynamicItemStore: Sendable {
 
     /// Moves an unusable file to `<name>.corrupt-<time>` (never over an earlier one).
     private func moveAside(_ path: String, appID: AppID, reason: String) -> Diagnostic {
-        var target = path + ".corrupt-" + StateFileSystem.timestamp()
-        var suffix = 1
-        while StateFileSystem.exists(target) {
-            suffix += 1
-            target = path + ".corrupt-" + StateFileSystem.timestamp() + "-\(suffix)"
-        }
+        let target: String
         do {
-            try StateFileSystem.renameFile(path, to: target)
-            try StateFileSystem.syncDirectory(directory.path)
+            target = try StateFile.moveAside(path)
         } catch {
             return Diagnostic(
                 file: path, reason: "\(reason); moving it aside failed (\(error)); \(appID) starts with no dynamic items",

@@ -46,6 +46,10 @@ public enum StateFile {
             target = path + ".corrupt-" + StateFileSystem.timestamp() + "-\(suffix)"
         }
         try StateFileSystem.renameFile(path, to: target)
+        // The rename is durable once its folder is synced; a folder that cannot be synced
+        // (read-only) still has the file moved.
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        try? StateFileSystem.syncDirectory(folder.isEmpty ? "/" : folder)
         return target
     }
 

@@ -125,15 +125,9 @@ public struct UsageStore: Sendable {
     }
 
     private func moveAside(_ path: String, reason: String) -> Diagnostic {
-        var target = path + ".corrupt-" + StateFileSystem.timestamp()
-        var suffix = 1
-        while StateFileSystem.exists(target) {
-            suffix += 1
-            target = path + ".corrupt-" + StateFileSystem.timestamp() + "-\(suffix)"
-        }
+        let target: String
         do {
-            try StateFileSystem.renameFile(path, to: target)
-            try StateFileSystem.syncDirectory(directory.path)
+            target = try StateFile.moveAside(path)
         } catch {
             return Diagnostic(file: path, reason: "\(reason); moving it aside failed (\(error)); usage ranking starts empty",
                               severity: .error)

@@ -10,11 +10,12 @@ import Synchronization
 /// (dbus/org.quickactions.Broker1.xml) and runs plugins on demand.
 ///
 /// Threads: D-Bus handlers run on the connection's loop thread and only read
-/// snapshots (listing never waits for a plugin); loading a plugin runs on that
-/// app's own queue; a loaded plugin's perform runs on the loop thread right
-/// after its message while the plugin's queue is idle, else on that queue
-/// (the binding moves the loop to a new thread if a plugin blocks it);
-/// plugins complete and set items from their own threads.
+/// snapshots (listing never waits for a plugin). Each app's plugin runs where
+/// its executor says (``PluginExecutor``): by default in a host process of its
+/// own, whose peer connection the same loop thread serves, so a Perform goes
+/// out to the host and its answer comes back without a thread switch and no
+/// plugin code runs on the loop; a trusted plugin in process runs on its own
+/// queue. Dynamic items are stored off the loop.
 public final class Broker: Sendable {
     public static let busName = BrokerAPI.busName
     public static let rootPath = BrokerAPI.rootPath

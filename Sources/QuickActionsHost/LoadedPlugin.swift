@@ -147,7 +147,7 @@ public final class LoadedPlugin: Sendable {
     /// perform callback alone. Completion as for ``launch(_:completion:)``.
     ///
     /// With `inline`, the perform callback may run on the thread `inline`
-    /// chooses (the broker's bus thread, between messages) instead of the
+    /// chooses (the thread that received the request) instead of the
     /// plugin's queue, saving a thread hand-off per call: when `inline`
     /// takes the work, the plugin's queue is idle when the work runs, and
     /// the plugin never overran ``inlineBudget`` before. The call still

@@ -42,15 +42,17 @@
  *     concurrently with each other; not necessarily on the same OS thread
  *     each time. Plugin code reached only from these callbacks therefore
  *     need not be thread-safe.
- *   - While the queue is idle, the host MAY run a perform on the thread
- *     that received the request (the broker's bus thread), still as a call
- *     on the plugin's queue: it saves a thread switch per call.
+ *   - While the queue is idle, the host MAY run a call on the thread that
+ *     received the request, still as a call on the plugin's queue: it saves
+ *     a thread switch per call.
  *   - Callbacks MUST return promptly: long work belongs on the plugin's own
  *     threads, with the completion called when it is done. A callback that
- *     blocks holds up this plugin, and other apps for at most 20 ms: the
- *     host then moves its bus work to another thread. A plugin whose
- *     perform once ran for more than 10 ms on the bus thread has every
- *     later call run on a thread of its queue's own.
+ *     blocks holds up this plugin's app. A plugin whose call once ran for
+ *     more than 10 ms on the receiving thread has every later call run on a
+ *     thread of its queue's own.
+ *   - By default the host is a process of the app's own (quickactions-host),
+ *     so a crash or a block costs only this app; a user may choose to run a
+ *     trusted plugin inside the broker instead.
  *   - Every function in qa_host is thread-safe: it MAY be called from any
  *     thread, including from inside a callback, at any time from the start
  *     of init on.

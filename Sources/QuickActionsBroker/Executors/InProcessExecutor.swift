@@ -37,8 +37,7 @@ final class InProcessExecutor: PluginExecutor {
         }
         queue.async { [self] in
             if let plugin = loaded.withLock({ $0 }) {
-                let ticket = plugin.perform(request) { completion(.completed($0, launched: false)) }
-                _ = ticket
+                plugin.perform(request) { completion(.completed($0, launched: false)) }
                 return
             }
             let appID = bundle.appID.rawValue

@@ -50,7 +50,8 @@ extension Broker {
             for app in removed { catalog.remove(app.id) }
         }
         for app in removed {
-            slots.withLock { _ = $0.removeValue(forKey: app.id) }
+            // Its plugin host (if one runs) gets will-resign and ends.
+            slots.withLock { $0.removeValue(forKey: app.id) }?.executor.stop(bound: .seconds(5)) {}
             status.forget(app.id)
             try? connection.unexport(app.objectPath)
             log(.info, "removed \(app.id) (\(app.bundle.url.path)); its stored items are kept")

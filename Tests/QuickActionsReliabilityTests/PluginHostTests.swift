@@ -181,6 +181,20 @@ import Testing
         harness.stop()
     }
 
+    @Test func anAppWhoseBundleGoesAwayHasItsHostStopped() async throws {
+        let harness = try await BrokerHarness(bundles: [Apps.c, Apps.fast("org.example.stays")])
+        defer { harness.stop() }
+        let client = try BrokerClient(harness)
+        let brokerPID = try #require(harness.process.pid)
+        _ = try await client.perform("org.example.c", "succeed")
+        _ = try await client.perform("org.example.stays", "fast")
+        #expect(Self.hosts(of: brokerPID).count == 2)
+        try FileManager.default.removeItem(at: harness.pluginDirectory.appendingPathComponent("org.example.c.bundle"))
+        _ = try await client.call("Reload")
+        #expect(await eventually { Self.hosts(of: brokerPID).count == 1 }, "\(harness.log)")
+        #expect(try await client.perform("org.example.stays", "fast").success)
+    }
+
     @Test func aHostWhoseBrokerIsKilledEnds() async throws {
         let harness = try await BrokerHarness(bundles: [Apps.c])
         defer { harness.stop() }

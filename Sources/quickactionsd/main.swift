@@ -158,6 +158,17 @@ let environment = ProcessInfo.processInfo.environment
 // The desktop-entry bridge's switch is the daemon's, not the broker's.
 let desktopEntriesOff = arguments.contains("--no-desktop-entries") || BridgeConfiguration.isDisabled(environment: environment)
 arguments.removeAll { $0 == "--no-desktop-entries" }
+// SIGTERM and SIGINT are taken by the broker's signal sources (signalfd, in Dispatch): blocked
+// here, before any thread starts, so every thread inherits the block and the signal waits for
+// the source instead of interrupting whichever thread it lands on (the parked main thread
+// included, where a handler runs on a stack sanitizers cannot follow). Hosts are started with
+// a clean mask.
+var stopSignals = sigset_t()
+sigemptyset(&stopSignals)
+sigaddset(&stopSignals, SIGTERM)
+sigaddset(&stopSignals, SIGINT)
+pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+
 if arguments.contains("--help") || arguments.contains("-h") {
     print(usage)
     exit(0)
@@ -263,7 +274,8 @@ func startSearch(lookup: DesktopEntryAnswers) {
 }
 let searchService = Locked<SearchService?>(nil)
 
-Task {
+// Detached: top-level code is the main actor's, and the main thread stays parked below.
+Task.detached {
     do {
         let status = try await broker.run(serving: {
             Task {
@@ -279,4 +291,7 @@ Task {
         fail("\(error)", status: 1)
     }
 }
-dispatchMain()
+// The main thread waits for good (nothing runs on the main queue or actor): the task above
+// ends the process. Parked in a semaphore, not dispatchMain(), whose parked main thread
+// unblocks every signal and would take SIGTERM itself.
+DispatchSemaphore(value: 0).wait()

@@ -197,17 +197,21 @@ do {
 /// once the broker owns its name; when turned off, it removes what it wrote before.
 func startDesktopEntries(bus: Connection.Bus) async -> DesktopEntryBridge? {
     let directories = DataDirectories.resolve(environment)
+    // The broker's log: one format, with the journal's priority prefixes when that is stderr.
+    let log = Log(verbose: configuration.verbose)
+    let bridgeLog: @Sendable (String) -> Void = { message in log(.info, "desktop entries: \(message)") }
     if desktopEntriesOff {
-        DesktopEntryBridge.removeWrittenEntries(in: directories)
+        DesktopEntryBridge.removeWrittenEntries(in: directories, log: bridgeLog)
         return nil
     }
     do {
         let bridge = try DesktopEntryBridge(configuration: BridgeConfiguration(
-            bus: bus, directories: directories, command: BridgeConfiguration.defaultCommand(environment: environment)))
+            bus: bus, directories: directories, command: BridgeConfiguration.defaultCommand(environment: environment),
+            log: bridgeLog))
         try await bridge.start()
         return bridge
     } catch {
-        BridgeConfiguration.standardErrorLog("not started: \(error)")
+        log(.warning, "desktop entries: not started: \(error)")
         return nil
     }
 }

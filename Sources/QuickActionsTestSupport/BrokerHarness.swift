@@ -36,7 +36,7 @@ public final class BrokerHarness: @unchecked Sendable {
             try bundle.write(into: pluginDirectory)
         }
         self.arguments = ["--address", bus.address, "--plugins", pluginDirectory.path,
-                          "--state-dir", stateDirectory.path] + arguments
+                          "--state-dir", stateDirectory.path] + TestPluginHost.arguments(arguments)
         // The desktop-entry bridge is off unless a test asks for it (by naming
         // QUICKACTIONS_DESKTOP_ENTRIES): the other suites test the broker alone.
         var environment = environment

@@ -39,7 +39,8 @@ import Testing
     }
 
     @Test func aSegfaultInPerformFailsOnlyThatAppsCallsWithPluginCrashed() async throws {
-        let harness = try await BrokerHarness(bundles: [Self.crashApp(), Apps.fast("org.example.one"), Apps.fast("org.example.two")])
+        let harness = try await BrokerHarness(bundles: [Self.crashApp(), Apps.fast("org.example.one"), Apps.fast("org.example.two")],
+                                              arguments: TestPluginHost.hostsOnly)
         defer { harness.stop() }
         let client = try BrokerClient(harness)
         let brokerPID = try #require(harness.process.pid)
@@ -68,7 +69,7 @@ import Testing
     }
 
     @Test func threeCrashesQuarantineUntilTheLibraryIsReplaced() async throws {
-        let harness = try await BrokerHarness(bundles: [Self.crashApp()])
+        let harness = try await BrokerHarness(bundles: [Self.crashApp()], arguments: TestPluginHost.hostsOnly)
         defer { harness.stop() }
         let client = try BrokerClient(harness)
         for round in 1...3 {
@@ -89,7 +90,7 @@ import Testing
     }
 
     @Test func aKilledBrokerNeverCountsAgainstAPlugin() async throws {
-        let harness = try await BrokerHarness(bundles: [Apps.fast("org.example.busy")])
+        let harness = try await BrokerHarness(bundles: [Apps.fast("org.example.busy")], arguments: TestPluginHost.hostsOnly)
         defer { harness.stop() }
         for _ in 0..<3 {
             let client = try BrokerClient(harness)
@@ -108,7 +109,7 @@ import Testing
     }
 
     @Test func twoBundlesSharingAHardLinkedLibraryBothWork() async throws {
-        let harness = try await BrokerHarness(bundles: [Apps.fast("org.example.first"), Apps.fast("org.example.second")])
+        let harness = try await BrokerHarness(bundles: [Apps.fast("org.example.first"), Apps.fast("org.example.second")], arguments: TestPluginHost.hostsOnly)
         defer { harness.stop() }
         let first = harness.pluginDirectory.appendingPathComponent("org.example.first.bundle/libQATestFast.so")
         let second = harness.pluginDirectory.appendingPathComponent("org.example.second.bundle/libQATestFast.so")
@@ -125,7 +126,7 @@ import Testing
     }
 
     @Test func aLibraryOverwrittenInPlaceCostsOnlyItsApp() async throws {
-        let harness = try await BrokerHarness(bundles: [Apps.swift, Apps.fast("org.example.bystander")])
+        let harness = try await BrokerHarness(bundles: [Apps.swift, Apps.fast("org.example.bystander")], arguments: TestPluginHost.hostsOnly)
         defer { harness.stop() }
         let client = try BrokerClient(harness)
         #expect(try await client.perform("org.example.swift", "hello").success)
@@ -146,7 +147,7 @@ import Testing
     @Test func anIdleHostEndsAndTheNextPerformIsALaunch() async throws {
         // Long enough for two calls in a row even under a sanitizer.
         let idle = 2 * Scale.timeScale
-        let harness = try await BrokerHarness(bundles: [Apps.c], arguments: ["--host-idle-seconds", "\(idle)"])
+        let harness = try await BrokerHarness(bundles: [Apps.c], arguments: TestPluginHost.hostsOnly + ["--host-idle-seconds", "\(idle)"])
         defer { harness.stop() }
         let client = try BrokerClient(harness)
         let brokerPID = try #require(harness.process.pid)
@@ -160,7 +161,7 @@ import Testing
     }
 
     @Test func stoppingTheBrokerStopsBusyHostsWithinTheBound() async throws {
-        let harness = try await BrokerHarness(bundles: [Apps.fast("org.example.busy"), Apps.c])
+        let harness = try await BrokerHarness(bundles: [Apps.fast("org.example.busy"), Apps.c], arguments: TestPluginHost.hostsOnly)
         let client = try BrokerClient(harness)
         let brokerPID = try #require(harness.process.pid)
         _ = try await client.perform("org.example.busy", "fast")
@@ -182,7 +183,7 @@ import Testing
     }
 
     @Test func anAppWhoseBundleGoesAwayHasItsHostStopped() async throws {
-        let harness = try await BrokerHarness(bundles: [Apps.c, Apps.fast("org.example.stays")])
+        let harness = try await BrokerHarness(bundles: [Apps.c, Apps.fast("org.example.stays")], arguments: TestPluginHost.hostsOnly)
         defer { harness.stop() }
         let client = try BrokerClient(harness)
         let brokerPID = try #require(harness.process.pid)
@@ -196,7 +197,7 @@ import Testing
     }
 
     @Test func aHostWhoseBrokerIsKilledEnds() async throws {
-        let harness = try await BrokerHarness(bundles: [Apps.c])
+        let harness = try await BrokerHarness(bundles: [Apps.c], arguments: TestPluginHost.hostsOnly)
         defer { harness.stop() }
         let client = try BrokerClient(harness)
         _ = try await client.perform("org.example.c", "succeed")
@@ -209,7 +210,8 @@ import Testing
     }
 
     @Test func aHostInheritsNoDescriptorButItsOwnAndTheEnvironmentItNeeds() async throws {
-        let harness = try await BrokerHarness(bundles: [Apps.c], environment: ["NOTIFY_SOCKET": "/nonexistent", "MY_SETTING": "kept"])
+        let harness = try await BrokerHarness(bundles: [Apps.c], arguments: TestPluginHost.hostsOnly,
+                                              environment: ["NOTIFY_SOCKET": "/nonexistent", "MY_SETTING": "kept"])
         defer { harness.stop() }
         let client = try BrokerClient(harness)
         _ = try await client.perform("org.example.c", "succeed")
@@ -231,7 +233,7 @@ import Testing
     }
 
     @Test func aHostsStandardErrorReachesTheBrokersLogWithTheAppID() async throws {
-        let harness = try await BrokerHarness(bundles: [Apps.c])
+        let harness = try await BrokerHarness(bundles: [Apps.c], arguments: TestPluginHost.hostsOnly)
         defer { harness.stop() }
         let client = try BrokerClient(harness)
         _ = try await client.perform("org.example.c", "succeed")

@@ -209,6 +209,39 @@ import Testing
         #expect(await eventually { hosts.allSatisfy { !Self.isAlive($0) } }, "orphaned hosts: \(hosts)")
     }
 
+    @Test func aKilledBrokersSocketFolderIsRemovedByTheNextBroker() async throws {
+        let runtime = try TemporaryDirectory.make(prefix: "qa-runtime")
+        defer { try? FileManager.default.removeItem(at: runtime) }
+        #expect(chmod(runtime.path, 0o700) == 0)
+        let harness = try await BrokerHarness(bundles: [Apps.c], arguments: TestPluginHost.hostsOnly,
+                                              environment: ["XDG_RUNTIME_DIR": runtime.path])
+        defer { harness.stop() }
+        var client = try BrokerClient(harness)
+        #expect(try await client.perform("org.example.c", "succeed").success)
+        let killed = try #require(harness.process.pid)
+        let folders = { (try? FileManager.default.contentsOfDirectory(atPath: runtime.path)) ?? [] }
+        let abandoned = folders().filter { $0.hasPrefix("quickactions-hosts-\(killed)-") }
+        #expect(abandoned.count == 1, "\(folders())")
+        // Beside it: a folder of a process that still runs (this one), and a dead broker's
+        // folder holding something that is not a socket. Both must stay.
+        let live = runtime.appendingPathComponent("quickactions-hosts-\(getpid())-live")
+        let foreign = runtime.appendingPathComponent("quickactions-hosts-\(killed)-other")
+        for folder in [live, foreign] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false,
+                                                    attributes: [.posixPermissions: 0o700])
+        }
+        #expect(FileManager.default.createFile(atPath: foreign.appendingPathComponent("notes").path, contents: Data("x".utf8)))
+
+        try await harness.restart(killing: true)
+        client = try BrokerClient(harness)
+        #expect(try await client.perform("org.example.c", "succeed").success)
+        let now = folders()
+        #expect(!now.contains { abandoned.contains($0) }, "\(now)")
+        #expect(now.contains(live.lastPathComponent) && now.contains(foreign.lastPathComponent), "\(now)")
+        let successor = try #require(harness.process.pid)
+        #expect(now.filter { $0.hasPrefix("quickactions-hosts-\(successor)-") }.count == 1, "\(now)")
+    }
+
     @Test func aHostInheritsNoDescriptorButItsOwnAndTheEnvironmentItNeeds() async throws {
         let harness = try await BrokerHarness(bundles: [Apps.c], arguments: TestPluginHost.hostsOnly,
                                               environment: ["NOTIFY_SOCKET": "/nonexistent", "MY_SETTING": "kept"])

@@ -160,7 +160,9 @@ final class HostLauncher: Sendable {
 
     /// A fresh folder only this user can enter, under `$XDG_RUNTIME_DIR` when that is this
     /// user's private folder, else under /tmp (mkdtemp makes it 0700). Short, because a Unix
-    /// socket's path is at most 107 bytes.
+    /// socket's path is at most 107 bytes. Its name carries the broker's pid, so that the
+    /// folders of brokers that died without removing theirs (kill -9, the OOM killer) are
+    /// removed here first.
     static func makeFolder(environment: [String: String]) throws -> String {
         var base = "/tmp"
         if let runtime = environment["XDG_RUNTIME_DIR"], runtime.utf8.count < 60 {
@@ -170,12 +172,39 @@ final class HostLauncher: Sendable {
                 base = runtime
             }
         }
-        var template = Array("\(base)/quickactions-hosts-XXXXXX".utf8CString)
+        removeAbandonedFolders(in: base)
+        var template = Array("\(base)/\(folderPrefix)\(getpid())-XXXXXX".utf8CString)
         let made: String? = template.withUnsafeMutableBufferPointer { buffer in
             guard let start = buffer.baseAddress, let result = mkdtemp(start) else { return nil }
             return String(cString: result)
         }
         guard let made else { throw HostSpawnError(executable: "mkdtemp \(base)", code: errno) }
         return made
+    }
+
+    static let folderPrefix = "quickactions-hosts-"
+
+    /// Removes this user's socket folders in `base` whose broker is gone: a folder named
+    /// `quickactions-hosts-PID-XXXXXX` that is a real directory owned by us, 0700, whose PID
+    /// no longer runs. Only sockets inside it are unlinked, then the folder itself; anything
+    /// else found there makes rmdir fail and the folder stays. A PID reused by another
+    /// process keeps its folder until a later start: never removing a live one matters more.
+    static func removeAbandonedFolders(in base: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: base) else { return }
+        for name in names where name.hasPrefix(folderPrefix) {
+            let rest = name.dropFirst(folderPrefix.count)
+            guard let dash = rest.firstIndex(of: "-"), let pid = pid_t(rest[..<dash]), pid > 0, pid != getpid(),
+                  kill(pid, 0) == -1, errno == ESRCH else { continue }
+            let folder = "\(base)/\(name)"
+            var info = stat()
+            guard lstat(folder, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, info.st_uid == getuid(),
+                  info.st_mode & 0o077 == 0 else { continue }
+            for entry in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+                let path = "\(folder)/\(entry)"
+                var entryInfo = stat()
+                if lstat(path, &entryInfo) == 0, (entryInfo.st_mode & S_IFMT) == S_IFSOCK { unlink(path) }
+            }
+            rmdir(folder)
+        }
     }
 }

@@ -35,6 +35,13 @@ import Testing
         #expect(records.read(Self.app) == .seen(1_000_000))
         try records.markSeen(Self.app, now: 1_000_000 + LastSeenRecords.refreshInterval)
         #expect(records.read(Self.app) == .seen(1_000_000 + LastSeenRecords.refreshInterval))
+        // The next broker (a fresh process) does not rewrite a record younger than the
+        // interval either, and moves an older one forward.
+        let seen = 1_000_000 + LastSeenRecords.refreshInterval
+        try LastSeenRecords(stateDirectory: directory.url).markSeen(Self.app, now: seen + LastSeenRecords.refreshInterval - 1)
+        #expect(records.read(Self.app) == .seen(seen))
+        try LastSeenRecords(stateDirectory: directory.url).markSeen(Self.app, now: seen + LastSeenRecords.refreshInterval)
+        #expect(records.read(Self.app) == .seen(seen + LastSeenRecords.refreshInterval))
         // Another broker wrote a later time: an earlier sighting never moves it back.
         let other = LastSeenRecords(stateDirectory: directory.url)
         try other.write(5_000_000, for: Self.app)

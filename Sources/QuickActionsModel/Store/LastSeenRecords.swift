@@ -19,13 +19,16 @@ import Darwin
 /// Files are written whole (a temporary file renamed over the old one); they are opened
 /// non-blocking, without following symbolic links, and refused unless regular. A record that is
 /// unusable (corrupt, of the wrong kind) reads as `.unusable`: the caller treats the app as seen
-/// now and writes a fresh record, so damage only ever postpones a removal.
+/// now and writes a fresh record, so damage only ever postpones a removal. For the same reason
+/// records are not fsynced: one lost or emptied by a power cut reads as missing or unusable,
+/// which counts as "seen now". A broker's first start with 1,000 bundles writes 1,000 records,
+/// and at a few milliseconds per fsync that was most of its start-up.
 public final class LastSeenRecords: Sendable {
     /// `<state dir>/last-seen`.
     public let directory: URL
     public static let folderName = "last-seen"
-    /// A record younger than this is not rewritten when its app is seen again, so a rescan does
-    /// not write one file per app.
+    /// A record younger than this is not rewritten when its app is seen again, by this broker
+    /// or the next, so neither a rescan nor a restart writes one file per app.
     public static let refreshInterval: Int64 = 3600
     public static let secondsPerDay: Int64 = 86_400
     /// The most bytes a record may have.
@@ -135,12 +138,12 @@ public final class LastSeenRecords: Sendable {
         return .seen(seconds)
     }
 
-    /// Records that `appID` was seen at `now`, unless this process already recorded a time less
-    /// than `refreshInterval` before it. A record never moves back in time.
+    /// Records that `appID` was seen at `now`, unless its record already holds a time less than
+    /// `refreshInterval` before it (or a later one). A record never moves back in time.
     /// - Throws: `StoreError.system` when the record cannot be written.
     public func markSeen(_ appID: AppID, now: Int64) throws(StoreError) {
         if let last = written.withLock({ $0[appID] }), last <= now, now - last < Self.refreshInterval { return }
-        if case .seen(let stored) = read(appID), stored > now {
+        if case .seen(let stored) = read(appID), stored > now - Self.refreshInterval {
             written.withLock { $0[appID] = stored }
             return
         }
@@ -154,7 +157,7 @@ public final class LastSeenRecords: Sendable {
         let temporary = directory.appendingPathComponent(".\(appID.rawValue).tmp-\(getpid())").path
         do throws(SystemCallError) {
             try StateFileSystem.makeDirectory(directory.path)
-            try StateFileSystem.writeSynced(Array("\(seconds)\n".utf8), to: temporary)
+            try StateFileSystem.writeSynced(Array("\(seconds)\n".utf8), to: temporary, sync: false)
             try StateFileSystem.renameFile(temporary, to: path)
         } catch {
             _ = try? StateFileSystem.removeFile(temporary)

@@ -21,11 +21,12 @@ enum StateFileSystem {
         }
     }
 
-    /// Writes `bytes` to a new file at `path` (mode 0600, replacing a stale one) and fsyncs it.
+    /// Writes `bytes` to a new file at `path` (mode 0600, replacing a stale one) and fsyncs it,
+    /// unless `sync` is false (for records whose loss after a power cut is harmless).
     /// Opened `O_NONBLOCK | O_NOFOLLOW`: a FIFO left at `path` fails at once (ENXIO) instead of
     /// waiting for a reader; anything but a regular file is refused (EINVAL) before a byte is
     /// written.
-    static func writeSynced(_ bytes: [UInt8], to path: String) throws(SystemCallError) {
+    static func writeSynced(_ bytes: [UInt8], to path: String, sync: Bool = true) throws(SystemCallError) {
         let descriptor = try systemCall("open", path) {
             open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0o600)
         }
@@ -41,7 +42,7 @@ enum StateFileSystem {
                 }
             }
         }
-        try systemCall("fsync", path) { fsync(descriptor) }
+        if sync { try systemCall("fsync", path) { fsync(descriptor) } }
     }
 
     static func renameFile(_ from: String, to: String) throws(SystemCallError) {

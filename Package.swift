@@ -35,6 +35,9 @@ var package = Package(
         ),
         // One lock for every module: a pthread mutex ThreadSanitizer can see.
         .target(name: "Locking", swiftSettings: strict),
+        // inotify folder watching with bursts coalesced: the broker's plugin folders and the
+        // desktop-entry bridge's originals.
+        .target(name: "FolderWatching", dependencies: ["Locking"], swiftSettings: strict),
         .target(name: "DBus", dependencies: ["CDBus", "Locking"], swiftSettings: strict),
         // The public contract in one place: names, option and item keys, the item codec, a client.
         .target(name: "QuickActionsAPI", dependencies: ["DBus"], swiftSettings: strict),
@@ -76,13 +79,13 @@ var package = Package(
             name: "QuickActionsBroker",
             dependencies: [
                 "DBus", "QuickActionsAPI", "QuickActionsHostProtocol", "QuickActionsModel", "QuickActionsHost",
-                "CQuickActionsHostSupport", "Locking",
+                "CQuickActionsHostSupport", "FolderWatching", "Locking",
             ],
             swiftSettings: strict
         ),
         // MARK: Bridges
         // Desktop entry actions (issue 15): every app's items on its icon, in every freedesktop desktop.
-        .target(name: "QuickActionsDesktopEntries", dependencies: ["DBus", "QuickActionsAPI", "Locking"], swiftSettings: strict),
+        .target(name: "QuickActionsDesktopEntries", dependencies: ["DBus", "FolderWatching", "QuickActionsAPI", "Locking"], swiftSettings: strict),
         // The search bridges (issue 16): GNOME Shell, KRunner, dock quicklists; clients of the contract only.
         .target(name: "QuickActionsSearch", dependencies: ["DBus", "QuickActionsAPI", "Locking"], swiftSettings: strict),
 
@@ -130,6 +133,7 @@ var package = Package(
         .testTarget(
             name: "QuickActionsAPITests", dependencies: ["QuickActionsAPI", "DBus", "QuickActionsTestSupport"],
             swiftSettings: strict),
+        .testTarget(name: "FolderWatchingTests", dependencies: ["FolderWatching", "Locking"], swiftSettings: strict),
         .testTarget(name: "QuickActionsModelTests", dependencies: ["QuickActionsModel", "Locking"], swiftSettings: strict),
         .testTarget(
             name: "QuickActionsBrokerTests",

@@ -1,0 +1,120 @@
+import Dispatch
+import Glibc
+import Locking
+
+/// Watches folders with inotify and calls `changed` once per burst of events.
+///
+/// The owner says which folders matter in `watch`, which runs at the start and again after
+/// every burst, so folders made meanwhile are watched too (inotify ignores a folder watched
+/// twice). Events are read and dropped: a watcher only says "look again", and the owner
+/// rescans. `changed` runs on the watcher's own queue, `delay` after the first event of a
+/// burst; events within that delay are folded into the same call.
+public final class FolderWatcher: @unchecked Sendable {
+    // @unchecked Sendable: `source` is set in init and only cancelled later, which Dispatch
+    // allows from any thread; the rest is immutable or locked.
+    private let fd: Int32
+    private let queue: DispatchQueue
+    private let source: any DispatchSourceRead
+    private let scheduled = Locked(false)
+    private let stopped = Locked(false)
+    private let delay: DispatchTimeInterval
+    private let watch: @Sendable (Watches) -> Void
+    private let changed: @Sendable () -> Void
+
+    /// What a watch reports.
+    public struct Events: OptionSet, Sendable {
+        public let rawValue: UInt32
+        public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+        /// Anything that may change what the folder holds: entries made, removed, renamed in or
+        /// out, written, their attributes changed, and the folder itself removed or moved.
+        public static let contents = Events(rawValue: UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO
+            | IN_CLOSE_WRITE | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF))
+        /// Entries made or renamed in: what makes a missing folder appear in its parent.
+        public static let arrivals = Events(rawValue: UInt32(IN_CREATE | IN_MOVED_TO))
+        /// Watch the path only if it is a folder (never a file or what a symbolic link names as one).
+        public static let onlyFolders = Events(rawValue: UInt32(IN_ONLYDIR))
+        /// Add to a watch already on the path instead of replacing its events.
+        public static let adding = Events(rawValue: UInt32(IN_MASK_ADD))
+    }
+
+    /// The handle `watch` adds its folders through.
+    public struct Watches: Sendable {
+        fileprivate let fd: Int32
+
+        /// Watches `path` for `events`; false when it cannot be watched (missing, not a
+        /// folder with `.onlyFolders`, no permission, or the user's watch limit reached).
+        @discardableResult
+        public func add(_ path: String, _ events: Events) -> Bool {
+            inotify_add_watch(fd, path, events.rawValue) >= 0
+        }
+
+        /// Watches the nearest existing ancestor of `path` for arrivals, so that a missing
+        /// folder's creation (or its return after a move) is seen.
+        public func addNearestAncestor(of path: String) {
+            var ancestor = Self.parentFolder(of: path)
+            while let current = ancestor {
+                if add(current, [.arrivals, .onlyFolders, .adding]) { return }
+                ancestor = Self.parentFolder(of: current)
+            }
+        }
+
+        /// The folder holding absolute `path`, nil for "/" or a relative path.
+        public static func parentFolder(of path: String) -> String? {
+            var trimmed = Substring(path)
+            while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+            guard trimmed.hasPrefix("/"), trimmed != "/", let slash = trimmed.lastIndex(of: "/") else { return nil }
+            return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
+        }
+    }
+
+    /// Why a watcher could not start.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Starts watching.
+    /// - Parameters:
+    ///   - label: the watcher's queue label, for debuggers and crash reports.
+    ///   - delay: how long a burst of events is collected before `changed` runs.
+    ///   - watch: adds the watches that matter now; runs on the watcher's queue after each burst.
+    ///   - changed: called once per burst, on the watcher's queue.
+    public init(
+        label: String, delay: DispatchTimeInterval, watch: @escaping @Sendable (Watches) -> Void,
+        changed: @escaping @Sendable () -> Void
+    ) throws(Failure) {
+        fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+        guard fd >= 0 else { throw Failure(description: "inotify_init1: \(String(cString: strerror(errno)))") }
+        queue = DispatchQueue(label: label)
+        self.delay = delay
+        self.watch = watch
+        self.changed = changed
+        source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+        source.setEventHandler { [weak self] in self?.drain() }
+        source.setCancelHandler { [fd] in close(fd) }
+        watch(Watches(fd: fd))
+        source.resume()
+    }
+
+    /// Stops watching; `changed` is not called after the pending burst, if any.
+    public func stop() {
+        stopped.withLock { $0 = true }
+        source.cancel()
+    }
+
+    private func drain() {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while buffer.withUnsafeMutableBytes({ read(fd, $0.baseAddress, $0.count) }) > 0 {}
+        watch(Watches(fd: fd))
+        let first = scheduled.withLock { pending in
+            defer { pending = true }
+            return !pending
+        }
+        guard first else { return }
+        queue.asyncAfter(deadline: .now() + delay) { [weak self] in
+            guard let self, !stopped.withLock({ $0 }) else { return }
+            scheduled.withLock { $0 = false }
+            changed()
+        }
+    }
+}

@@ -409,7 +409,7 @@ typedef struct qa_host {
      *  accepted and discarded. */
     void (*complete)(void *context, qa_completion completion, bool success, const char *message);
 
-    /* ── Appended in ABI 1.1 (see QA_HOST_HAS for plugins declaring 1.0) ── */
+    /* ── Appended in ABI 1.1: a host older than 1.1 lacks it (QA_HOST_HAS) ── */
 
     /** ABI 1.1. Reads back the app's dynamic items as the broker keeps
      *  them: the list last set with set_dynamic_items, by this load or by
@@ -429,7 +429,7 @@ typedef struct qa_host {
      *  then not called). */
     qa_status (*get_dynamic_items)(void *context, qa_items_visitor visit, void *user);
 
-    /* ── Appended in ABI 1.2 (see QA_HOST_HAS for plugins declaring less) ── */
+    /* ── Appended in ABI 1.2: a host older than 1.2 lacks it (QA_HOST_HAS) ── */
 
     /** ABI 1.2. The limits this broker enforces on set_dynamic_items, valid
      *  until the process exits; never NULL in a 1.2 host. A plugin sizes its

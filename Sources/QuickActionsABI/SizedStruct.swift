@@ -6,9 +6,10 @@
 /// (NULL). One from a newer minor is longer: what lies past the fields known
 /// here is not read at all.
 package enum SizedStruct {
-    /// The `struct_size` a struct starts with.
+    /// The `struct_size` a struct starts with; a `size_t` past `Int.max` reads
+    /// as `Int.max` (a struct larger than anything known: read as far as known).
     package static func size(at pointer: UnsafeRawPointer) -> Int {
-        pointer.load(as: Int.self)
+        Int(clamping: pointer.load(as: UInt.self))
     }
 
     /// `blank` with its first `min(size, MemoryLayout<T>.size)` bytes

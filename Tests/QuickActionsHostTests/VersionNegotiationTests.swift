@@ -69,6 +69,8 @@ import Testing
         DescriptorCase(size: PluginDescriptor.sizeOfABI10 - 8, minor: 2, accepted: false),
         DescriptorCase(size: 17, minor: 2, accepted: false),
         DescriptorCase(size: 8, minor: 2, accepted: false),
+        // struct_size SIZE_MAX: larger than anything known, read as far as known.
+        DescriptorCase(size: -1, minor: 9, accepted: true),
     ])
     func aDescriptorIsReadUpToItsSizeAndOneSmallerThanABI10sIsRefusedNamingTheValue(_ test: DescriptorCase) throws {
         let capacity = PluginDescriptor.sizeOfABI10 + 64
@@ -81,7 +83,7 @@ import Testing
         plugin.abi_minor = test.minor
         plugin.`init` = { _, _, _, _, _ in QA_STATUS_OK }
         withUnsafeBytes(of: plugin) { bytes in
-            buffer.copyMemory(from: bytes.baseAddress!, byteCount: min(test.size, bytes.count))
+            buffer.copyMemory(from: bytes.baseAddress!, byteCount: test.size < 0 ? bytes.count : min(test.size, bytes.count))
         }
         let pointer = UnsafePointer(buffer.assumingMemoryBound(to: qa_plugin.self))
         if test.accepted {

@@ -36,10 +36,11 @@
  *     descriptor and items only as far as their struct_size, so the fields
  *     a newer minor appended read as absent. A struct_size too small for
  *     ABI 1.0's fields is refused, naming the value.
- *   - A newer plugin on an older host: it loads. The host reads the
- *     descriptor and items only as far as the fields of its own minor and
- *     ignores the rest, so a field appended after the host's minor has no
- *     effect. qa_host.abi_major / abi_minor is the host's own version, and
+ *   - A newer plugin on an older host (of 1.2 or later; hosts before 1.2
+ *     refused it, see QA_PLUGIN_DESCRIPTOR_FOR_MINOR): it loads. The host
+ *     reads the descriptor and items only as far as the fields of its own
+ *     minor and ignores the rest, so a field appended after the host's
+ *     minor has no effect. qa_host.abi_major / abi_minor is the host's own version, and
  *     every struct the host hands over (qa_host, qa_limits, qa_request,
  *     qa_item) is as large as the host knows it: a plugin reading a field
  *     newer than the host's minor MUST check that the struct_size covers it
@@ -505,8 +506,14 @@ typedef const qa_plugin *(*qa_plugin_entry_fn)(void);
  *  this header says, then the members given by name (designated
  *  initialisers, C99); every member not named is NULL. See the example
  *  below. */
-#define QA_PLUGIN_DESCRIPTOR(...) \
-    { .struct_size = sizeof(qa_plugin), .abi_major = QA_ABI_MAJOR, .abi_minor = QA_ABI_MINOR, __VA_ARGS__ }
+#define QA_PLUGIN_DESCRIPTOR(...) QA_PLUGIN_DESCRIPTOR_FOR_MINOR(QA_ABI_MINOR, __VA_ARGS__)
+
+/** The same, declaring an older minor of this major. Hosts older than ABI 1.2
+ *  refuse a plugin whose minor is newer than theirs; a plugin that must also
+ *  load there declares the oldest minor whose members it needs (and checks
+ *  QA_HOST_HAS for the rest). Hosts from 1.2 on load every minor. */
+#define QA_PLUGIN_DESCRIPTOR_FOR_MINOR(minor, ...) \
+    { .struct_size = sizeof(qa_plugin), .abi_major = QA_ABI_MAJOR, .abi_minor = (minor), __VA_ARGS__ }
 
 #if !defined(__swift__)
 /** A C plugin defines this function:

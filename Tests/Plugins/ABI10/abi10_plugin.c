@@ -74,15 +74,7 @@ static void abi10_perform(void *state, const qa_request *request, qa_completion 
 }
 
 QA_PLUGIN_EXPORT const qa_plugin *quickactions_plugin_entry(void) {
-    /* Not QA_PLUGIN_DESCRIPTOR: that declares this header's minor, and this
-     * plugin stands for one built against 1.0. */
-    static const qa_plugin plugin = {
-        .struct_size = sizeof(qa_plugin),
-        .abi_major = QA_ABI_MAJOR,
-        .abi_minor = 0,
-        .name = "ABI10",
-        .init = abi10_init,
-        .perform = abi10_perform,
-    };
+    static const qa_plugin plugin = QA_PLUGIN_DESCRIPTOR_FOR_MINOR(
+        0, .name = "ABI10", .init = abi10_init, .perform = abi10_perform);
     return &plugin;
 }

@@ -2,8 +2,9 @@
 /// broken input (cycles, a DAG that unfolds into billions of values, an
 /// absurd count) ends in an ``ABIDecodingError`` instead of a hang, a stack
 /// overflow or an allocation failure. They are far above the broker's own
-/// limits (64 items, 32 levels, 64 KiB of user info), which the broker checks
-/// on the decoded values; the header documents both.
+/// limits (`ItemLimits`), which the broker checks on the decoded values. The
+/// host table hands both to the plugin at run time (`qa_limits`: `call_max_*`
+/// are these, `max_*` the broker's), where the header documents them.
 package struct ABIBounds: Sendable, Hashable {
     /// Deepest nesting of containers, the user info dictionary itself counting as 1.
     package var maxDepth: Int

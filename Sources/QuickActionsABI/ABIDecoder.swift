@@ -39,17 +39,15 @@ package struct ABIDecoder {
     /// Reads one `qa_item`; `label` prefixes error messages ("item 3", "request item").
     package mutating func item(_ pointer: UnsafePointer<qa_item>?, label: String) throws(ABIDecodingError) -> ShortcutItem {
         guard let pointer else { throw ABIDecodingError("\(label) is NULL") }
-        // Read struct_size alone first: a struct smaller than ABI 1.0's must not be read whole,
-        // and a 1.0 plugin's struct ends before `id`: only the bytes it covers are copied.
-        let size = UnsafeRawPointer(pointer).load(as: Int.self)
+        // Read struct_size alone first: a struct smaller than ABI 1.0's must not be read whole.
+        // Only the bytes both it and this ABI cover are copied: a 1.0 plugin's struct ends
+        // before `id`, a newer minor's carries fields past ours that are never read.
+        let size = SizedStruct.size(at: pointer)
         guard size >= Self.itemSizeOfABI10 else {
             throw ABIDecodingError(
                 "\(label): struct_size \(size) is smaller than ABI 1.0's qa_item (\(Self.itemSizeOfABI10) bytes)")
         }
-        var raw = qa_item()
-        withUnsafeMutableBytes(of: &raw) { target in
-            target.copyMemory(from: UnsafeRawBufferPointer(start: pointer, count: min(size, target.count)))
-        }
+        let raw = SizedStruct.copy(from: pointer, size: size, over: qa_item())
         let type = try string(raw.type, at: "\(label): type")
         let labelled = "\(label) (\"\(type)\")"
         let title = try string(raw.title, at: "\(labelled): title")

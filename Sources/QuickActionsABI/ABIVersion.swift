@@ -3,7 +3,9 @@ import CQuickActionsPlugin
 /// An ABI version of `quickactions_plugin.h`: a major and a minor number.
 ///
 /// Compatibility follows the header: a host accepts a plugin with the same
-/// major and a minor no newer than its own.
+/// major, whatever its minor. A plugin of an older minor gets every field it
+/// knows; one of a newer minor gets the host's own fields, and the host reads
+/// its structs only as far as the fields of the host's minor.
 public struct ABIVersion: Sendable, Hashable, CustomStringConvertible {
     public var major: UInt32
     public var minor: UInt32
@@ -17,9 +19,10 @@ public struct ABIVersion: Sendable, Hashable, CustomStringConvertible {
     /// (`QA_ABI_MAJOR`.`QA_ABI_MINOR`).
     public static let current = ABIVersion(major: UInt32(QA_ABI_MAJOR), minor: UInt32(QA_ABI_MINOR))
 
-    /// Whether a host of this version can load a plugin built for `plugin`.
+    /// Whether a host of this version can load a plugin built for `plugin`:
+    /// the same major.
     public func accepts(plugin: ABIVersion) -> Bool {
-        plugin.major == major && plugin.minor <= minor
+        plugin.major == major
     }
 
     public var description: String { "\(major).\(minor)" }

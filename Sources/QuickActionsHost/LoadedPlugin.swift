@@ -92,7 +92,8 @@ public final class LoadedPlugin: Sendable {
             let state = try initialize(descriptor, context: context, queue: queue, library: path)
             let plugin = LoadedPlugin(
                 descriptor: descriptor, state: state, context: context, queue: queue, dynamicLibrary: dynamicLibrary)
-            context.log(.info, "loaded \(path) (\(descriptor.name ?? "unnamed"), ABI \(descriptor.version))")
+            context.log(.info, "loaded \(path) (\(descriptor.name ?? "unnamed"), ABI \(descriptor.version))"
+                + Self.newerMinorNote(descriptor.version))
             return plugin
         } catch {
             context.retire(because: "the plugin failed to load: \(error.reason)")
@@ -104,6 +105,13 @@ public final class LoadedPlugin: Sendable {
             }
             throw error
         }
+    }
+
+    /// For a plugin built for a newer minor than this host's: that it runs with this host's fields only.
+    static func newerMinorNote(_ version: PluginABIVersion) -> String {
+        let host = PluginABIVersion.current
+        guard version.major == host.major, version.minor > host.minor else { return "" }
+        return "; this host serves ABI \(host): fields and functions newer than \(host) are absent and ignored"
     }
 
     /// Calls the descriptor's init on the plugin's queue and waits for it.

@@ -2,8 +2,10 @@ import CQuickActionsPlugin
 import QuickActionsABI
 
 /// A plugin's `qa_plugin` descriptor, read defensively: `struct_size` first,
-/// then the version (refused unless this host serves it), and only then the
-/// rest of the 1.0 fields.
+/// then the version (refused unless its major is this host's), and only then
+/// the fields both the plugin's struct and this host know: a descriptor of a
+/// newer minor may be longer, and what lies past this host's fields is never
+/// read.
 struct PluginDescriptor: @unchecked Sendable {
     // @unchecked: the pointer and the function pointers point into a library
     // that stays mapped for as long as this value is used (the header
@@ -24,7 +26,7 @@ struct PluginDescriptor: @unchecked Sendable {
             throw .invalidDescriptor(library: library, reason: "the entry returned NULL")
         }
         let raw = UnsafeRawPointer(pointer)
-        let size = raw.load(as: Int.self)
+        let size = SizedStruct.size(at: raw)
         guard let majorOffset = MemoryLayout<qa_plugin>.offset(of: \.abi_major),
             let minorOffset = MemoryLayout<qa_plugin>.offset(of: \.abi_minor)
         else {
@@ -40,12 +42,12 @@ struct PluginDescriptor: @unchecked Sendable {
         guard ABIVersion.current.accepts(plugin: version) else {
             throw .abiMismatch(library: library, plugin: version, host: .current)
         }
-        let known = MemoryLayout<qa_plugin>.size
-        guard size >= known else {
+        guard size >= Self.sizeOfABI10 else {
             throw .invalidDescriptor(
-                library: library, reason: "struct_size \(size) is smaller than ABI \(version)'s qa_plugin (\(known) bytes)")
+                library: library,
+                reason: "struct_size \(size) is smaller than ABI 1.0's qa_plugin (\(Self.sizeOfABI10) bytes)")
         }
-        let descriptor = pointer.pointee
+        let descriptor = SizedStruct.copy(from: raw, size: size, over: qa_plugin())
         guard let initialize = descriptor.`init` else {
             throw .invalidDescriptor(library: library, reason: "init is NULL")
         }
@@ -57,4 +59,10 @@ struct PluginDescriptor: @unchecked Sendable {
         self.perform = descriptor.perform
         self.willResign = descriptor.will_resign
     }
+
+    /// The size of ABI 1.0's `qa_plugin`: every field up to and including
+    /// `will_resign` (no field has been appended since).
+    static let sizeOfABI10 = MemoryLayout<qa_plugin>.offset(of: \qa_plugin.will_resign).map {
+        $0 + MemoryLayout<UnsafeRawPointer>.size
+    } ?? MemoryLayout<qa_plugin>.size
 }

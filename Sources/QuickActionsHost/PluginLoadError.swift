@@ -24,7 +24,7 @@ public enum PluginLoadError: Error, Sendable, Hashable, CustomStringConvertible 
     case symbolMissing(library: String, symbol: String)
     /// The entry returned NULL or a descriptor that breaks the header's rules.
     case invalidDescriptor(library: String, reason: String)
-    /// The plugin was built for an ABI version this host cannot serve.
+    /// The plugin was built for an ABI version this host cannot serve: another major.
     case abiMismatch(library: String, plugin: PluginABIVersion, host: PluginABIVersion)
     /// The plugin's init returned an error; `message` is the plugin's text.
     case initFailed(library: String, message: String)
@@ -53,7 +53,7 @@ public enum PluginLoadError: Error, Sendable, Hashable, CustomStringConvertible 
         case .invalidDescriptor(_, let reason):
             return "invalid descriptor: \(reason)"
         case .abiMismatch(_, let plugin, let host):
-            return "ABI mismatch: plugin built for \(plugin), host serves \(host.major).0 to \(host); "
+            return "ABI mismatch: plugin built for \(plugin), host serves ABI \(host.major).x (itself \(host)); "
                 + Self.remedy(plugin: plugin, host: host)
         case .initFailed(_, let message):
             return "init failed: \(message)"
@@ -63,10 +63,10 @@ public enum PluginLoadError: Error, Sendable, Hashable, CustomStringConvertible 
     public var description: String { "plugin \(library): \(reason)" }
 
     /// Which side of an ABI mismatch to update: a plugin built for a newer
-    /// major or minor needs a newer broker; one built for an older major must
-    /// be rebuilt against this host's header.
+    /// major needs a newer broker; one built for an older major must be
+    /// rebuilt against this host's header.
     static func remedy(plugin: PluginABIVersion, host: PluginABIVersion) -> String {
-        if plugin.major > host.major || (plugin.major == host.major && plugin.minor > host.minor) {
+        if plugin.major > host.major {
             return "the plugin is newer than this broker: update the broker (quickactionsd) to one serving ABI \(plugin)"
         }
         return "the plugin is older than this broker: rebuild the plugin against quickactions_plugin.h \(host)"

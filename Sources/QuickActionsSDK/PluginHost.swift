@@ -14,6 +14,25 @@ public final class PluginHost: Sendable {
         self.table = table
     }
 
+    /// The host's own ABI version (`qa_host.abi_major` / `abi_minor`), which
+    /// may be older than the one this SDK was built with: the SDK's
+    /// properties check the table's size before using a newer member.
+    public var hostABIVersion: ABIVersion {
+        ABIVersion(major: table.pointer.pointee.abi_major, minor: table.pointer.pointee.abi_minor)
+    }
+
+    /// The limits the broker enforces on ``shortcutItems``, read from the
+    /// host table (`qa_host.limits`); nil from a host older than ABI 1.2,
+    /// whose table has none.
+    public var limits: HostLimits? {
+        let table = self.table.pointer
+        let offset = MemoryLayout<qa_host>.offset(of: \qa_host.limits) ?? Int.max
+        guard table.pointee.struct_size >= offset + MemoryLayout<UnsafePointer<qa_limits>?>.size,
+              let limits = table.pointee.limits
+        else { return nil }
+        return HostLimits(reading: limits)
+    }
+
     /// The app id (CFBundleIdentifier) the plugin serves.
     public var appID: String {
         guard let function = table.pointer.pointee.app_id,

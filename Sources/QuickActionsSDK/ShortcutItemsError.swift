@@ -1,9 +1,8 @@
 /// Why ``PluginHost/setShortcutItems(_:)`` did not take a list. The previous
 /// list stays in place.
 public enum ShortcutItemsError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The broker's limits refused it (at most 64 items, type at most 255
-    /// bytes, title and subtitle at most 1,024 bytes, user info at most
-    /// 64 KiB encoded and 32 levels deep); the message names the item and value.
+    /// The broker's limits refused it (``PluginHost/limits`` gives them), or
+    /// two items share an id; the message names the item and value.
     case rejected(String)
     /// The list could not be handed over as it is (the message says which value).
     case invalid(String)

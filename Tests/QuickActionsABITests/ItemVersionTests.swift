@@ -5,7 +5,8 @@ import Testing
 @testable import QuickActionsABI
 
 /// qa_item grows by appending fields: an ABI 1.0 item (no `id`) still reads, and nothing past
-/// its struct_size is touched; a 1.1 item's id comes through.
+/// its struct_size is touched; a 1.1 item's id comes through; a newer minor's larger item is
+/// read as far as the fields known here.
 @Suite struct ItemVersionTests {
     @Test func anABI10ItemReadsWithoutAnIdAndNothingPastItsSizeIsRead() throws {
         let arena = CArena()
@@ -32,6 +33,24 @@ import Testing
         var decoder = ABIDecoder()
         let item = try withExtendedLifetime(arena) { try decoder.item(encoded, label: "item 0") }
         #expect(item.id == "given")
+    }
+
+    @Test func aNewerMinorsLargerItemIsReadUpToTheFieldsThisABIKnowsAndItsTailIgnored() throws {
+        let arena = CArena()
+        let expected = ShortcutItem(type: "t", title: "T", subtitle: "s", userInfo: ["k": .int(1)], id: "given")
+        let known = MemoryLayout<qa_item>.size
+        // A 1.9 plugin's item: this ABI's fields, then 32 bytes of poison a reader must not follow.
+        let size = known + 32
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
+        defer { buffer.deallocate() }
+        buffer.initializeMemory(as: UInt8.self, repeating: 0xA5, count: size)
+        buffer.copyMemory(from: ABIEncoder(arena: arena).item(expected), byteCount: known)
+        buffer.storeBytes(of: size, as: Int.self)
+        var decoder = ABIDecoder()
+        let item = try withExtendedLifetime(arena) {
+            try decoder.item(buffer.assumingMemoryBound(to: qa_item.self), label: "item 0")
+        }
+        #expect(item == expected)
     }
 
     @Test func anItemSmallerThanABI10IsRefusedNamingBothSizes() {

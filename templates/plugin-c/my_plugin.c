@@ -28,8 +28,6 @@ static void my_perform(void *state, const qa_request *request, qa_completion com
 }
 
 QA_PLUGIN_EXPORT const qa_plugin *quickactions_plugin_entry(void) {
-    static const qa_plugin plugin = {
-        sizeof(qa_plugin), QA_ABI_MAJOR, QA_ABI_MINOR, "MyPlugin", my_init, NULL, my_perform, NULL,
-    };
+    static const qa_plugin plugin = QA_PLUGIN_DESCRIPTOR(.name = "MyPlugin", .init = my_init, .perform = my_perform);
     return &plugin;
 }

@@ -1,5 +1,5 @@
 /*
- * quickactions_plugin.h — the QuickActions plugin ABI, version 1.1.
+ * quickactions_plugin.h — the QuickActions plugin ABI, version 1.2.
  *
  * This header is the single source of truth for the contract between the
  * QuickActions broker (the host) and an application's plugin (a shared
@@ -16,22 +16,36 @@
  *      ("quickactions_plugin_entry"), a function of type qa_plugin_entry_fn.
  *   2. It calls the entry once; the entry returns the plugin's descriptor
  *      (qa_plugin), which carries its struct size and ABI version.
- *   3. The host refuses a descriptor whose abi_major differs from the host's
- *      or whose abi_minor is newer than the host's. Otherwise it calls
- *      init with its own function table (qa_host), then launch / perform /
- *      will_resign as the broker receives requests.
+ *   3. The host refuses a descriptor whose abi_major differs from the host's.
+ *      Any minor of its major loads, a newer one included (see "Evolution").
+ *      It then calls init with its own function table (qa_host), which
+ *      carries the host's own ABI version and its limits, then launch /
+ *      perform / will_resign as the broker receives requests.
  *
  * ── Evolution ───────────────────────────────────────────────────────────
  *
- *   - Fields are only ever appended to qa_plugin, qa_host, qa_item and
- *     qa_request, and each starts with its struct_size. A minor version adds
- *     fields; a major version may change anything.
+ *   - Fields are only ever appended to qa_plugin, qa_host, qa_limits,
+ *     qa_item and qa_request, and each starts with its struct_size. A minor
+ *     version adds fields; a major version may change anything. Only the
+ *     offsets of existing fields are promised, never a struct's total size.
  *   - Nobody reads past a struct's struct_size: a reader treats every field
- *     past it as absent (NULL / zero).
- *   - Because the host refuses a plugin with a newer minor, every field the
- *     plugin was compiled against is present in the structs the host hands
- *     it; a plugin need not check struct_size of host structs for fields of
- *     its own ABI version.
+ *     past it as absent (NULL / zero), and ignores whatever a larger struct
+ *     carries beyond the fields it knows. So both directions work within a
+ *     major version:
+ *   - An older plugin on a newer host: the host reads the plugin's
+ *     descriptor and items only as far as their struct_size, so the fields
+ *     a newer minor appended read as absent. A struct_size too small for
+ *     ABI 1.0's fields is refused, naming the value.
+ *   - A newer plugin on an older host (of 1.2 or later; hosts before 1.2
+ *     refused it, see QA_PLUGIN_DESCRIPTOR_FOR_MINOR): it loads. The host
+ *     reads the descriptor and items only as far as the fields of its own
+ *     minor and ignores the rest, so a field appended after the host's
+ *     minor has no effect. qa_host.abi_major / abi_minor is the host's own version, and
+ *     every struct the host hands over (qa_host, qa_limits, qa_request,
+ *     qa_item) is as large as the host knows it: a plugin reading a field
+ *     newer than the host's minor MUST check that the struct_size covers it
+ *     first (QA_HAS_FIELD, QA_HOST_HAS). Fields up to the plugin's own minor
+ *     need no check when the host's minor is at least the plugin's.
  *   - qa_value, qa_entry, qa_bytes, qa_array and qa_dictionary are laid out
  *     in arrays and are therefore frozen for a major version.
  *
@@ -105,9 +119,18 @@ extern "C" {
 /** The ABI major version this header describes. A host refuses a plugin
  *  whose abi_major differs from its own. */
 #define QA_ABI_MAJOR 1
-/** The ABI minor version this header describes. A host refuses a plugin
- *  whose abi_minor is greater than its own. */
-#define QA_ABI_MINOR 1
+/** The ABI minor version this header describes. A host loads a plugin of its
+ *  major whatever its minor; one newer than the host's sees the host's own
+ *  version in qa_host and only the fields that version has. */
+#define QA_ABI_MINOR 2
+
+/** Whether the struct at `pointer` (any struct that starts with struct_size:
+ *  qa_host, qa_limits, qa_item, qa_request, qa_plugin) is large enough to
+ *  hold `field` of `type`:
+ *
+ *      if (QA_HAS_FIELD(request->item, qa_item, id)) ... request->item->id ... */
+#define QA_HAS_FIELD(pointer, type, field) \
+    ((pointer)->struct_size >= offsetof(type, field) + sizeof(((const type *)0)->field))
 
 /** The name of the one symbol a plugin exports. */
 #define QA_PLUGIN_ENTRY_SYMBOL "quickactions_plugin_entry"
@@ -121,7 +144,7 @@ typedef int32_t qa_status;
 #define QA_STATUS_OK 0
 /** The arguments were malformed (NULL where a value is required, invalid
  *  UTF-8, an unknown kind, a bad struct_size, a value tree past the host's
- *  hard bounds); the error buffer says which value. */
+ *  hard bounds, qa_limits' call_max_*); the error buffer says which value. */
 #define QA_STATUS_INVALID 1
 /** The arguments were well formed but refused, typically for exceeding the
  *  broker's limits on dynamic items; the error buffer says why. */
@@ -175,9 +198,9 @@ typedef struct qa_dictionary {
  *  to the D-Bus types s, b, x, d, ay, av and a{sv}, so no type is lost in
  *  either direction.
  *
- *  The host refuses (QA_STATUS_INVALID) a tree nested deeper than 64
- *  levels, or with more than 100,000 values or 16 MiB of strings and bytes
- *  in one call; the broker's own, tighter limits answer QA_STATUS_REJECTED.
+ *  The host refuses (QA_STATUS_INVALID) a call past its hard bounds
+ *  (qa_limits' call_max_*: depth, values, bytes of strings and bytes); the
+ *  broker's own, tighter limits (qa_limits' max_*) answer QA_STATUS_REJECTED.
  *  A tree MUST NOT contain cycles (the depth bound stops them). */
 typedef struct qa_value {
     int32_t kind; /**< one of QA_VALUE_* */
@@ -210,8 +233,11 @@ typedef struct qa_entry {
 /** One quick action, as iOS's UIApplicationShortcutItem.
  *
  *  Set struct_size to sizeof(qa_item) (QA_ITEM_INIT does). The host reads
- *  no field past struct_size, and rejects an item whose struct_size does
- *  not cover the fields of ABI 1.0 (up to and including user_info).
+ *  no field past struct_size, ignores the fields past those of its own
+ *  minor, and rejects an item whose struct_size does not cover the fields of
+ *  ABI 1.0 (up to and including user_info). An item the host hands over (in
+ *  a request, in get_dynamic_items) is the host's qa_item: check
+ *  QA_HAS_FIELD before reading a field newer than qa_host.abi_minor.
  *
  *  Identity (ABI 1.1): every item the broker lists has an id, unique within
  *  its app and stable across listings, republishes and restarts; a caller
@@ -239,15 +265,17 @@ typedef struct qa_item {
     /** ABI 1.1. In set_dynamic_items: the item's id, or NULL to have the
      *  broker derive one (see "Identity" above). A given id MUST be unique
      *  among the app's items, static ones included (a static item's id is
-     *  its type), non-empty and at most 255 bytes; a list that breaks this is
-     *  refused with QA_STATUS_REJECTED naming both items. In a request: the
+     *  its type), non-empty and at most qa_limits.max_id_bytes; a list
+     *  that breaks this is refused with QA_STATUS_REJECTED naming both
+     *  items. In a request: the
      *  performed item's id, never NULL (the host sets it, whatever the
      *  plugin's ABI minor). */
     const char *id;
 } qa_item;
 
-/** Initialiser for a qa_item: `qa_item item = QA_ITEM_INIT;`. */
-#define QA_ITEM_INIT { sizeof(qa_item), NULL, NULL, NULL, QA_ICON_NONE, NULL, { NULL, 0 }, NULL }
+/** Initialiser for a qa_item: `qa_item item = QA_ITEM_INIT;`: struct_size
+ *  set, every other field NULL / zero (icon_kind QA_ICON_NONE). */
+#define QA_ITEM_INIT { .struct_size = sizeof(qa_item) }
 
 /* ── Requests and completions ───────────────────────────────────────── */
 
@@ -286,19 +314,59 @@ typedef struct qa_request {
 typedef void (*qa_items_visitor)(void *user, const qa_item *const *items, size_t count);
 
 /** Whether `host`'s table is large enough to have `field` and fills it. A
- *  plugin declaring the field's ABI version need not check (an older host
- *  refuses it); one that declares an older minor, to stay loadable by older
- *  brokers, checks before calling a newer function:
+ *  plugin checks before using a member newer than the oldest host it means
+ *  to run on (an older host loads it, with a smaller table):
  *
  *      if (QA_HOST_HAS(host, get_dynamic_items)) ... */
-#define QA_HOST_HAS(host, field) \
-    ((host)->struct_size >= offsetof(qa_host, field) + sizeof((host)->field) && (host)->field != NULL)
+#define QA_HOST_HAS(host, field) (QA_HAS_FIELD(host, qa_host, field) && (host)->field != NULL)
+
+/** The broker's limits (ABI 1.2), from qa_host.limits: the one place where a
+ *  plugin finds them at run time; this header gives no other figures. Sizes
+ *  are UTF-8 bytes. Like every struct, it only grows: check QA_HAS_FIELD for
+ *  a field newer than qa_host.abi_minor. */
+typedef struct qa_limits {
+    size_t struct_size;
+    /** set_dynamic_items takes at most this many items (today 64); more
+     *  answer QA_STATUS_REJECTED. */
+    uint32_t max_items;
+    /** An item's type: non-empty, at most this many bytes (today 255). */
+    uint32_t max_type_bytes;
+    /** An item's id, when given: non-empty, at most this many bytes (today 255). */
+    uint32_t max_id_bytes;
+    /** An item's title: non-empty, at most this many bytes (today 1,024). */
+    uint32_t max_title_bytes;
+    /** An item's subtitle: at most this many bytes (today 1,024). */
+    uint32_t max_subtitle_bytes;
+    /** A symbol name or an icon file path: at most this many bytes (today 1,024). */
+    uint32_t max_icon_bytes;
+    /** An item's user info, in the broker's store encoding: at most this
+     *  many bytes (today 65,536). */
+    uint32_t max_user_info_bytes;
+    /** An item's user info: nested at most this many levels, the dictionary
+     *  itself counting as 1, so {"a": 1} is 2 levels (today 18: the deepest
+     *  the broker can still send on D-Bus). */
+    uint32_t max_user_info_depth;
+    /** The host's hard bounds on one call (set_dynamic_items, a request),
+     *  past which it answers QA_STATUS_INVALID without looking further:
+     *  containers nested deeper than this (today 64) ... */
+    uint32_t call_max_depth;
+    /** ... more values than this over all items (today 100,000) ... */
+    uint32_t call_max_values;
+    /** ... more bytes of strings and byte arrays than this (today 16 MiB) ... */
+    uint32_t call_max_payload_bytes;
+    /** ... or more items than this (today 4,096). */
+    uint32_t call_max_items;
+} qa_limits;
 
 /** The host's table, handed to init. It and its context stay valid until
  *  the process exits. Every function is thread-safe. The plugin passes
  *  `context` back as the first argument of every call. */
 typedef struct qa_host {
+    /** sizeof(qa_host) as the host was compiled: members past it are absent. */
     size_t struct_size;
+    /** The host's own ABI version, which may be older or newer than the
+     *  plugin's: a plugin built for a newer minor learns here which members
+     *  and fields this host has. */
     uint32_t abi_major;
     uint32_t abi_minor;
     /** Opaque; pass it back unchanged. */
@@ -312,9 +380,8 @@ typedef struct qa_host {
      *  stays.
      *
      *  Returns QA_STATUS_OK, QA_STATUS_INVALID (malformed items) or
-     *  QA_STATUS_REJECTED (limits: at most 64 items, type at most 255
-     *  bytes, title and subtitle at most 1,024 bytes, user info at most
-     *  64 KiB encoded and 18 levels deep; ids unique, see "Identity"). On failure a NUL-terminated
+     *  QA_STATUS_REJECTED (past the broker's limits, see `limits` (ABI 1.2);
+     *  ids not unique, see "Identity"). On failure a NUL-terminated
      *  reason naming the item and value at fault is written into `error`
      *  (at most error_size bytes), unless error is NULL or error_size 0. */
     qa_status (*set_dynamic_items)(void *context, const qa_item *const *items, size_t count,
@@ -343,7 +410,7 @@ typedef struct qa_host {
      *  accepted and discarded. */
     void (*complete)(void *context, qa_completion completion, bool success, const char *message);
 
-    /* ── Appended in ABI 1.1 (see QA_HOST_HAS for plugins declaring 1.0) ── */
+    /* ── Appended in ABI 1.1: a host older than 1.1 lacks it (QA_HOST_HAS) ── */
 
     /** ABI 1.1. Reads back the app's dynamic items as the broker keeps
      *  them: the list last set with set_dynamic_items, by this load or by
@@ -362,6 +429,13 @@ typedef struct qa_host {
      *  Returns QA_STATUS_OK, or QA_STATUS_INVALID when visit is NULL (it is
      *  then not called). */
     qa_status (*get_dynamic_items)(void *context, qa_items_visitor visit, void *user);
+
+    /* ── Appended in ABI 1.2: a host older than 1.2 lacks it (QA_HOST_HAS) ── */
+
+    /** ABI 1.2. The limits this broker enforces on set_dynamic_items, valid
+     *  until the process exits; never NULL in a 1.2 host. A plugin sizes its
+     *  lists by them instead of by figures compiled into it. */
+    const qa_limits *limits;
 } qa_host;
 
 /* ── The plugin's descriptor ────────────────────────────────────────── */
@@ -373,7 +447,8 @@ typedef struct qa_plugin {
     size_t struct_size;
     /** MUST be QA_ABI_MAJOR as the plugin was compiled. */
     uint32_t abi_major;
-    /** MUST be QA_ABI_MINOR as the plugin was compiled. */
+    /** MUST be QA_ABI_MINOR as the plugin was compiled. QA_PLUGIN_DESCRIPTOR
+     *  sets these three. */
     uint32_t abi_minor;
     /** A name for log lines, or NULL. */
     const char *name;
@@ -427,14 +502,28 @@ typedef const qa_plugin *(*qa_plugin_entry_fn)(void);
 #define QA_PLUGIN_EXPORT
 #endif
 
+/** Initialiser for a descriptor: struct_size, abi_major and abi_minor as
+ *  this header says, then the members given by name (designated
+ *  initialisers, C99); every member not named is NULL. See the example
+ *  below. */
+#define QA_PLUGIN_DESCRIPTOR(...) QA_PLUGIN_DESCRIPTOR_FOR_MINOR(QA_ABI_MINOR, __VA_ARGS__)
+
+/** The same, declaring an older minor of this major. Hosts older than ABI 1.2
+ *  refuse a plugin whose minor is newer than theirs; a plugin that must also
+ *  load there declares the oldest minor whose members it needs (and checks
+ *  QA_HOST_HAS for the rest). Hosts from 1.2 on load every minor. */
+#define QA_PLUGIN_DESCRIPTOR_FOR_MINOR(minor, ...) \
+    { .struct_size = sizeof(qa_plugin), .abi_major = QA_ABI_MAJOR, .abi_minor = (minor), __VA_ARGS__ }
+
 #if !defined(__swift__)
 /** A C plugin defines this function:
  *
  *      QA_PLUGIN_EXPORT const qa_plugin *quickactions_plugin_entry(void) {
- *          static const qa_plugin plugin = {
- *              sizeof(qa_plugin), QA_ABI_MAJOR, QA_ABI_MINOR, "Music",
- *              music_init, NULL, music_perform, music_will_resign,
- *          };
+ *          static const qa_plugin plugin = QA_PLUGIN_DESCRIPTOR(
+ *              .name = "Music",
+ *              .init = music_init,
+ *              .perform = music_perform,
+ *              .will_resign = music_will_resign);
  *          return &plugin;
  *      }
  *

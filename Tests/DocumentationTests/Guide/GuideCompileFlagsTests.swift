@@ -32,9 +32,8 @@ struct GuideCompileFlagsTests {
             (void)state; (void)request; (void)completion;
         }
         QA_PLUGIN_EXPORT const qa_plugin *\(entry)(void) {
-            static const qa_plugin plugin = {
-                sizeof(qa_plugin), QA_ABI_MAJOR, QA_ABI_MINOR, "Demo", demo_init, NULL, demo_perform, NULL,
-            };
+            static const qa_plugin plugin = QA_PLUGIN_DESCRIPTOR(
+                .name = "Demo", .init = demo_init, .perform = demo_perform);
             return &plugin;
         }
         """

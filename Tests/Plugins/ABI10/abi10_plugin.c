@@ -74,8 +74,7 @@ static void abi10_perform(void *state, const qa_request *request, qa_completion 
 }
 
 QA_PLUGIN_EXPORT const qa_plugin *quickactions_plugin_entry(void) {
-    static const qa_plugin plugin = {
-        sizeof(qa_plugin), QA_ABI_MAJOR, 0, "ABI10", abi10_init, NULL, abi10_perform, NULL,
-    };
+    static const qa_plugin plugin = QA_PLUGIN_DESCRIPTOR_FOR_MINOR(
+        0, .name = "ABI10", .init = abi10_init, .perform = abi10_perform);
     return &plugin;
 }

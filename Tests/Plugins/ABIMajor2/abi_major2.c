@@ -13,8 +13,13 @@ static qa_status must_not_run(const qa_plugin *plugin, const qa_host *host, void
 }
 
 QA_PLUGIN_EXPORT const qa_plugin *quickactions_plugin_entry(void) {
+    /* Not QA_PLUGIN_DESCRIPTOR: that declares this header's version. */
     static const qa_plugin plugin = {
-        sizeof(qa_plugin), QA_ABI_MAJOR + 1, 0, "ABIMajor2", must_not_run, NULL, NULL, NULL,
+        .struct_size = sizeof(qa_plugin),
+        .abi_major = QA_ABI_MAJOR + 1,
+        .abi_minor = 0,
+        .name = "ABIMajor2",
+        .init = must_not_run,
     };
     return &plugin;
 }

@@ -44,8 +44,7 @@ static void bench_perform(void *opaque, const qa_request *request, qa_completion
 }
 
 QA_PLUGIN_EXPORT const qa_plugin *quickactions_plugin_entry(void) {
-    static const qa_plugin plugin = {
-        sizeof(qa_plugin), QA_ABI_MAJOR, QA_ABI_MINOR, "Bench", bench_init, bench_launch, bench_perform, NULL,
-    };
+    static const qa_plugin plugin = QA_PLUGIN_DESCRIPTOR(
+        .name = "Bench", .init = bench_init, .launch = bench_launch, .perform = bench_perform);
     return &plugin;
 }

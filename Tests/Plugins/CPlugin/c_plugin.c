@@ -260,8 +260,7 @@ static void c_will_resign(void *opaque) {
 }
 
 QA_PLUGIN_EXPORT const qa_plugin *quickactions_plugin_entry(void) {
-    static const qa_plugin plugin = {
-        sizeof(qa_plugin), QA_ABI_MAJOR, QA_ABI_MINOR, "CScenarios", c_init, c_launch, c_perform, c_will_resign,
-    };
+    static const qa_plugin plugin = QA_PLUGIN_DESCRIPTOR(
+        .name = "CScenarios", .init = c_init, .launch = c_launch, .perform = c_perform, .will_resign = c_will_resign);
     return &plugin;
 }

@@ -27,14 +27,10 @@ static void crash_perform(void *state, const qa_request *request, qa_completion 
     the_host->complete(the_host->context, completion, true, "alive");
 }
 
-static const qa_plugin descriptor = {
-    .struct_size = sizeof(qa_plugin),
-    .abi_major = QA_ABI_MAJOR,
-    .abi_minor = QA_ABI_MINOR,
+static const qa_plugin descriptor = QA_PLUGIN_DESCRIPTOR(
     .name = "crash-test",
     .init = crash_init,
-    .perform = crash_perform,
-};
+    .perform = crash_perform);
 
 const qa_plugin *quickactions_plugin_entry(void) {
     return &descriptor;

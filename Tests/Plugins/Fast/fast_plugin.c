@@ -130,8 +130,7 @@ static void fast_will_resign(void *opaque) {
 }
 
 QA_PLUGIN_EXPORT const qa_plugin *quickactions_plugin_entry(void) {
-    static const qa_plugin plugin = {
-        sizeof(qa_plugin), QA_ABI_MAJOR, QA_ABI_MINOR, "Fast", fast_init, NULL, fast_perform, fast_will_resign,
-    };
+    static const qa_plugin plugin = QA_PLUGIN_DESCRIPTOR(
+        .name = "Fast", .init = fast_init, .perform = fast_perform, .will_resign = fast_will_resign);
     return &plugin;
 }

@@ -15,8 +15,6 @@ static qa_status init_fails(const qa_plugin *plugin, const qa_host *host, void *
 }
 
 QA_PLUGIN_EXPORT const qa_plugin *quickactions_plugin_entry(void) {
-    static const qa_plugin plugin = {
-        sizeof(qa_plugin), QA_ABI_MAJOR, QA_ABI_MINOR, "InitFails", init_fails, NULL, NULL, NULL,
-    };
+    static const qa_plugin plugin = QA_PLUGIN_DESCRIPTOR(.name = "InitFails", .init = init_fails);
     return &plugin;
 }

@@ -13,6 +13,9 @@
 //                   the user info's keys sorted, so a test sees exactly which item it got
 //   stored          completes with "stored at init: <type>(<id>),...": what host.shortcutItems
 //                   read in init (the items the broker kept, across restarts)
+//   host-limits     completes with "host <major>.<minor> limits <items> <type> <id> <title>
+//                   <subtitle> <icon> <user info bytes> <depth>", as PluginHost reads them from
+//                   the host table, or "host <version> limits absent"
 //   never           never calls its completion
 //   twice           calls its completion twice
 //   anything else   completes from another thread with the calls it has seen
@@ -95,6 +98,17 @@ final class SwiftTestPlugin: QuickActionsPlugin {
         case "stored":
             let stored = storedAtInit.map { "\($0.type)(\($0.id ?? "-"))" }.joined(separator: ",")
             completion(.success("stored at init: \(stored)"))
+        case "host-limits":
+            guard let limits = host.limits else {
+                completion(.success("host \(host.hostABIVersion) limits absent"))
+                return
+            }
+            let figures = [
+                limits.maximumItems, limits.maximumTypeBytes, limits.maximumIDBytes, limits.maximumTitleBytes,
+                limits.maximumSubtitleBytes, limits.maximumIconBytes, limits.maximumUserInfoBytes,
+                limits.maximumUserInfoDepth,
+            ]
+            completion(.success("host \(host.hostABIVersion) limits \(figures.map(String.init).joined(separator: " "))"))
         case "never":
             break
         case "twice":

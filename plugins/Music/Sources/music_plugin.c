@@ -205,9 +205,10 @@ static void music_will_resign(void *state) {
 
 QA_PLUGIN_EXPORT const qa_plugin *quickactions_plugin_entry(void) {
     /* launch is NULL: a launch item goes on to perform, like any other. */
-    static const qa_plugin plugin = {
-        sizeof(qa_plugin), QA_ABI_MAJOR, QA_ABI_MINOR, "Music",
-        music_init, NULL, music_perform, music_will_resign,
-    };
+    static const qa_plugin plugin = QA_PLUGIN_DESCRIPTOR(
+        .name = "Music",
+        .init = music_init,
+        .perform = music_perform,
+        .will_resign = music_will_resign);
     return &plugin;
 }

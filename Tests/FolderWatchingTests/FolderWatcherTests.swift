@@ -29,14 +29,15 @@ import Testing
         let scratch = try Scratch()
         let calls = Locked(0)
         let watcher = try FolderWatcher(
-            label: "test", delay: .milliseconds(300), watch: { $0.add(scratch.path, .contents) },
+            label: "test", delay: .seconds(1), watch: { $0.add(scratch.path, .contents) },
             changed: { calls.withLock { $0 += 1 } })
         defer { watcher.stop() }
         for index in 0..<20 {
             #expect(FileManager.default.createFile(atPath: "\(scratch.path)/file\(index)", contents: Data()))
         }
         #expect(await Self.eventually { calls.withLock { $0 } >= 1 })
-        try await Task.sleep(for: .milliseconds(400))
+        // Twenty files made well within the second the burst is collected: one call.
+        try await Task.sleep(for: .milliseconds(1200))
         #expect(calls.withLock { $0 } == 1)
         // A later change is a call of its own.
         try FileManager.default.removeItem(atPath: "\(scratch.path)/file0")
@@ -68,14 +69,28 @@ import Testing
     @Test func aStoppedWatcherCallsNoMore() async throws {
         let scratch = try Scratch()
         let calls = Locked(0)
+        let rewatches = Locked(0)
+        let handle = Locked<FolderWatcher?>(nil)
+        // The watcher is stopped from its own queue while it handles the first burst, after
+        // reading the events and before the burst's call is due: deterministic, however busy
+        // the machine.
         let watcher = try FolderWatcher(
-            label: "test", delay: .milliseconds(200), watch: { $0.add(scratch.path, .contents) },
+            label: "test", delay: .milliseconds(200),
+            watch: { watches in
+                watches.add(scratch.path, .contents)
+                let count = rewatches.withLock { count in
+                    count += 1
+                    return count
+                }
+                if count == 2 { handle.withLock { $0 }?.stop() }
+            },
             changed: { calls.withLock { $0 += 1 } })
+        handle.withLock { $0 = watcher }
         #expect(FileManager.default.createFile(atPath: scratch.path + "/one", contents: Data()))
-        try await Task.sleep(for: .milliseconds(50))
-        watcher.stop()
-        try await Task.sleep(for: .milliseconds(400))
+        #expect(await Self.eventually { rewatches.withLock { $0 } >= 2 }, "the burst was read")
+        try await Task.sleep(for: .milliseconds(500))
         #expect(calls.withLock { $0 } == 0, "the burst pending at stop was dropped")
+        watcher.stop()
     }
 
     @Test(arguments: [

@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import QuickActionsBundles
 import QuickActionsModel
 
 extension Broker {

@@ -3,6 +3,7 @@ import DBus
 import Foundation
 import QuickActionsAPI
 import QuickActionsHost
+import QuickActionsBundles
 import QuickActionsModel
 import Synchronization
 

@@ -1,6 +1,7 @@
 import DBus
 import QuickActionsAPI
 import QuickActionsHostProtocol
+import QuickActionsBundles
 import QuickActionsModel
 
 /// The `a{sv}` options of GetItems, GetAllItems and Perform, checked once at

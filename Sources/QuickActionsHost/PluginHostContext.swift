@@ -3,6 +3,7 @@ import CQuickActionsPlugin
 import Foundation
 import Glibc
 import QuickActionsABI
+import QuickActionsBundles
 import QuickActionsModel
 
 /// What the `context` of one plugin's `qa_host` table points to: the plugin's

@@ -3,6 +3,7 @@ import Locking
 import Foundation
 import QuickActionsBroker
 import QuickActionsDesktopEntries
+import QuickActionsBundles
 import QuickActionsModel
 import QuickActionsSearch
 

@@ -92,7 +92,10 @@ var package = Package(
         // Desktop entry actions (issue 15): every app's items on its icon, in every freedesktop desktop.
         .target(name: "QuickActionsDesktopEntries", dependencies: ["DBus", "QuickActionsAPI", "Locking"], swiftSettings: strict),
         // The search bridges (issue 16): GNOME Shell, KRunner, dock quicklists; clients of the contract only.
-        .target(name: "QuickActionsSearch", dependencies: ["DBus", "QuickActionsAPI", "Locking"], swiftSettings: strict),
+        // QuickActionsModel only for LogLevel, the one log-level type of every part.
+        .target(
+            name: "QuickActionsSearch", dependencies: ["DBus", "QuickActionsAPI", "QuickActionsModel", "Locking"],
+            swiftSettings: strict),
 
         .executableTarget(
             name: "quickactionsd",

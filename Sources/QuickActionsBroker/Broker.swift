@@ -323,7 +323,7 @@ public final class Broker: Sendable {
 
     func report(_ diagnostics: [Diagnostic]) {
         for diagnostic in diagnostics {
-            log(diagnostic.severity == .error ? .error : .warning, diagnostic.message)
+            log(diagnostic.severity.logLevel, diagnostic.message)
         }
     }
 }

@@ -1,3 +1,5 @@
+import QuickActionsModel
+
 /// Something worth telling the user about a file the model read: a bundle that could not be
 /// read, an item that was skipped, a state file that was moved aside.
 ///
@@ -9,6 +11,16 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         case warning
         /// The whole file (a bundle, a state file) was not used.
         case error
+
+        /// The level the broker logs a diagnostic of this severity at. A severity is not a log
+        /// level (it says how much of a file was used, and a diagnostic is never debug or info),
+        /// so it stays its own type and maps here, once.
+        public var logLevel: LogLevel {
+            switch self {
+            case .warning: .warning
+            case .error: .error
+            }
+        }
     }
 
     /// The path of the file at fault.

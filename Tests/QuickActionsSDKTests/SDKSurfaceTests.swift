@@ -56,6 +56,8 @@ import Testing
                 _ = UserInfoValue.dictionary(info).encodedSize
                 _ = IconTable.name(for: .play)
                 _ = ItemLimits.maximumItems
+                let level: LogLevel = .warning
+                _ = level > .info
             }
             """)
         #expect(result.status == 0, "\(result.output)")

@@ -126,12 +126,13 @@ var package = Package(
             linkerSettings: [.linkedLibrary("dbus-1")]
         ),
         .executableTarget(
-            name: "quickactions-bench", dependencies: ["DBus", "QuickActionsBroker", "QuickActionsTestSupport", "Locking"],
+            name: "quickactions-bench",
+            dependencies: ["DBus", "QuickActionsAPI", "QuickActionsBroker", "QuickActionsTestSupport", "Locking"],
             swiftSettings: strict),
 
         // MARK: Test support and tests
         // Test buses, processes, bundles, and InterfaceProof (which needs DBus).
-        .target(name: "QuickActionsTestSupport", dependencies: ["DBus"], swiftSettings: strict),
+        .target(name: "QuickActionsTestSupport", dependencies: ["DBus", "QuickActionsAPI"], swiftSettings: strict),
         .testTarget(
             name: "DBusTests",
             dependencies: ["DBus", "QuickActionsTestSupport", "Locking"],
@@ -169,7 +170,9 @@ var package = Package(
         // Load, faults, bad input and crash consistency against a real broker on private buses.
         .testTarget(
             name: "QuickActionsReliabilityTests",
-            dependencies: ["QuickActionsTestSupport", "DBus", "QuickActionsModel", "QuickActionsBundles", "Locking"],
+            dependencies: [
+                "QuickActionsTestSupport", "DBus", "QuickActionsAPI", "QuickActionsModel", "QuickActionsBundles", "Locking",
+            ],
             exclude: ["Scripts", "README.md"],
             swiftSettings: strict
         ),

@@ -299,7 +299,7 @@ public final class Broker: Sendable {
     /// The app's `Loaded` property changed.
     func loadedChanged(_ appID: String) {
         try? connection.emitPropertiesChanged(
-            path: BrokerAPI.appPath(appID), interface: Self.applicationInterfaceName, names: ["Loaded"])
+            path: BrokerAPI.appPath(appID), interface: Self.applicationInterfaceName, names: [MemberName(stringLiteral: BrokerAPI.Property.loaded)])
     }
 
     // MARK: Store

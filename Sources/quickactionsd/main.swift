@@ -16,7 +16,7 @@ let usage = """
                          [--replace] [--verbose] [--no-desktop-entries]
                          [--no-search | --no-gnome-shell | --no-krunner | --no-dock]
 
-    Serves org.quickactions.Broker1: lists the quick actions of the plugin
+    Serves \(Broker.busName): lists the quick actions of the plugin
     bundles it finds and performs them by loading the plugin on first use.
 
     Options:

@@ -2,9 +2,11 @@
 // QuickActions: a per-user D-Bus broker for application quick actions.
 //
 // Layers, each importing only the ones below it:
-//   CDBus → DBus → QuickActionsModel → CQuickActionsPlugin / QuickActionsHost → QuickActionsBroker
-//   → the executables quickactionsd and quickactions.
-// Plugin authors use QuickActionsSDK (Swift) or the C header in CQuickActionsPlugin.
+//   CDBus → DBus → QuickActionsAPI; QuickActionsModel (the core values) → QuickActionsBundles
+//   (files and stores) and CQuickActionsPlugin / QuickActionsABI → QuickActionsHost
+//   → QuickActionsBroker → the executables quickactionsd and quickactions.
+// Plugin authors use QuickActionsSDK (Swift; it re-exports QuickActionsModel and nothing else)
+// or the C header in CQuickActionsPlugin.
 import PackageDescription
 
 let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
@@ -43,7 +45,12 @@ var package = Package(
         .target(name: "QuickActionsAPI", dependencies: ["DBus"], swiftSettings: strict),
 
         // MARK: Apps, items, bundles
+        // The model core every plugin sees through the SDK: items, user info, icons, app ids,
+        // limits, log levels. Plain values: no files, no bus.
         .target(name: "QuickActionsModel", dependencies: ["Locking"], swiftSettings: strict),
+        // What only the broker side needs: property lists, strings tables, bundles, item identity,
+        // plugin directories, the item, usage and last-seen stores.
+        .target(name: "QuickActionsBundles", dependencies: ["QuickActionsModel", "Locking"], swiftSettings: strict),
 
         // MARK: Plugins
         .target(name: "CQuickActionsPlugin"),
@@ -60,7 +67,7 @@ var package = Package(
         ),
         .target(
             name: "QuickActionsHost",
-            dependencies: ["CQuickActionsPlugin", "QuickActionsABI", "QuickActionsModel", "Locking"],
+            dependencies: ["CQuickActionsPlugin", "QuickActionsABI", "QuickActionsModel", "QuickActionsBundles", "Locking"],
             swiftSettings: strict
         ),
         // The broker↔host protocol's codec (items, user info, requests), shared by both ends.
@@ -78,8 +85,8 @@ var package = Package(
         .target(
             name: "QuickActionsBroker",
             dependencies: [
-                "DBus", "QuickActionsAPI", "QuickActionsHostProtocol", "QuickActionsModel", "QuickActionsHost",
-                "CQuickActionsHostSupport", "FolderWatching", "Locking",
+                "DBus", "QuickActionsAPI", "QuickActionsHostProtocol", "QuickActionsModel", "QuickActionsBundles",
+                "QuickActionsHost", "CQuickActionsHostSupport", "FolderWatching", "Locking",
             ],
             swiftSettings: strict
         ),
@@ -87,17 +94,24 @@ var package = Package(
         // Desktop entry actions (issue 15): every app's items on its icon, in every freedesktop desktop.
         .target(name: "QuickActionsDesktopEntries", dependencies: ["DBus", "FolderWatching", "QuickActionsAPI", "Locking"], swiftSettings: strict),
         // The search bridges (issue 16): GNOME Shell, KRunner, dock quicklists; clients of the contract only.
-        .target(name: "QuickActionsSearch", dependencies: ["DBus", "QuickActionsAPI", "Locking"], swiftSettings: strict),
+        // QuickActionsModel only for LogLevel, the one log-level type of every part.
+        .target(
+            name: "QuickActionsSearch", dependencies: ["DBus", "QuickActionsAPI", "QuickActionsModel", "Locking"],
+            swiftSettings: strict),
 
         .executableTarget(
             name: "quickactionsd",
-            dependencies: ["QuickActionsBroker", "QuickActionsDesktopEntries", "QuickActionsSearch", "DBus", "Locking"],
+            dependencies: [
+                "QuickActionsBroker", "QuickActionsBundles", "QuickActionsDesktopEntries", "QuickActionsSearch", "DBus",
+                "Locking",
+            ],
             swiftSettings: strict),
         // The launcher CLI's logic (argument parsing, broker client, output), testable as a library.
         .target(name: "QuickActionsCLI", dependencies: ["DBus", "QuickActionsAPI", "Locking"], swiftSettings: strict),
         .executableTarget(name: "quickactions", dependencies: ["QuickActionsCLI"], swiftSettings: strict),
         // Assembles the example plugins (plugins/) into bundles; never builds anything itself.
-        .executableTarget(name: "quickactions-bundle", dependencies: ["QuickActionsModel"], swiftSettings: strict),
+        .executableTarget(
+            name: "quickactions-bundle", dependencies: ["QuickActionsModel", "QuickActionsBundles"], swiftSettings: strict),
 
         // MARK: Benchmark (issue 8)
         // The floor: a Perform responder on plain libdbus in C. It does not go through CDBus (only
@@ -114,12 +128,13 @@ var package = Package(
             linkerSettings: [.linkedLibrary("dbus-1")]
         ),
         .executableTarget(
-            name: "quickactions-bench", dependencies: ["DBus", "QuickActionsBroker", "QuickActionsTestSupport", "Locking"],
+            name: "quickactions-bench",
+            dependencies: ["DBus", "QuickActionsAPI", "QuickActionsBroker", "QuickActionsTestSupport", "Locking"],
             swiftSettings: strict),
 
         // MARK: Test support and tests
         // Test buses, processes, bundles, and InterfaceProof (which needs DBus).
-        .target(name: "QuickActionsTestSupport", dependencies: ["DBus"], swiftSettings: strict),
+        .target(name: "QuickActionsTestSupport", dependencies: ["DBus", "QuickActionsAPI"], swiftSettings: strict),
         .testTarget(
             name: "DBusTests",
             dependencies: ["DBus", "QuickActionsTestSupport", "Locking"],
@@ -136,14 +151,21 @@ var package = Package(
         .testTarget(name: "FolderWatchingTests", dependencies: ["FolderWatching", "Locking"], swiftSettings: strict),
         .testTarget(name: "QuickActionsModelTests", dependencies: ["QuickActionsModel", "Locking"], swiftSettings: strict),
         .testTarget(
+            name: "QuickActionsBundlesTests", dependencies: ["QuickActionsBundles", "QuickActionsModel", "Locking"],
+            swiftSettings: strict),
+        .testTarget(
             name: "QuickActionsBrokerTests",
             dependencies: ["QuickActionsBroker", "QuickActionsAPI", "QuickActionsHostProtocol", "QuickActionsTestSupport", "DBus"],
             exclude: ["Scripts"],
             swiftSettings: strict
         ),
         .testTarget(name: "QuickActionsABITests", dependencies: ["QuickActionsABI"], swiftSettings: strict),
+        // The SDK's public surface: a plugin's source type-checked against the SDK alone sees the
+        // model core and none of QuickActionsBundles (needs the SDK built: `swift build --build-tests`).
+        .testTarget(name: "QuickActionsSDKTests", dependencies: ["QuickActionsTestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "QuickActionsCLITests", dependencies: ["QuickActionsCLI", "DBus", "QuickActionsTestSupport"],
+            name: "QuickActionsCLITests",
+            dependencies: ["QuickActionsCLI", "DBus", "QuickActionsTestSupport", "QuickActionsModel", "QuickActionsBundles"],
             swiftSettings: strict),
         .testTarget(
             name: "QuickActionsHostTests", dependencies: ["QuickActionsHost", "QuickActionsABI", "Locking"],
@@ -151,7 +173,9 @@ var package = Package(
         // Load, faults, bad input and crash consistency against a real broker on private buses.
         .testTarget(
             name: "QuickActionsReliabilityTests",
-            dependencies: ["QuickActionsTestSupport", "DBus", "QuickActionsModel", "Locking"],
+            dependencies: [
+                "QuickActionsTestSupport", "DBus", "QuickActionsAPI", "QuickActionsModel", "QuickActionsBundles", "Locking",
+            ],
             exclude: ["Scripts", "README.md"],
             swiftSettings: strict
         ),
@@ -218,5 +242,5 @@ for plugin in examplePlugins {
 package.targets.append(
     .testTarget(
         name: "ExamplePluginsTests",
-        dependencies: ["QuickActionsModel", "QuickActionsHost", "QuickActionsTestSupport", "Locking"],
+        dependencies: ["QuickActionsModel", "QuickActionsBundles", "QuickActionsHost", "QuickActionsTestSupport", "Locking"],
         swiftSettings: strict))

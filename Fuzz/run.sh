@@ -37,24 +37,27 @@ check_target() {
 # The sources and extra flags of each target.
 sources() {
   case $1 in
-    bundle) find Sources/QuickActionsModel Fuzz/Targets/BundleReading -name '*.swift' ;;
+    bundle) find Sources/QuickActionsModel Sources/QuickActionsBundles Fuzz/Targets/BundleReading -name '*.swift' ;;
     dbus) find Sources/DBus Fuzz/Targets/DBusValues -name '*.swift' ;;
-    store) find Sources/QuickActionsModel Fuzz/Targets/ItemStore -name '*.swift' ;;
+    store) find Sources/QuickActionsModel Sources/QuickActionsBundles Fuzz/Targets/ItemStore -name '*.swift' ;;
   esac
-  # The modules import Locking; its one file is compiled into the target (see locking_stub).
+  # The modules import Locking; its one file is compiled into the target (see module_stubs).
   find Sources/Locking -name '*.swift'
   echo Fuzz/Support/FuzzSupport.swift
 }
 
-# An empty module named Locking, so `import Locking` resolves while Locked itself is compiled
-# into the target's own module with the rest of the sources.
-locking_stub() {
-  local folder="$OUT/modules"
-  [[ -f $folder/Locking.swiftmodule ]] && return 0
+# Empty modules named Locking and QuickActionsModel, so `import Locking` and (in
+# QuickActionsBundles) `import QuickActionsModel` resolve while their sources are compiled into
+# the target's own module with the rest.
+module_stubs() {
+  local folder="$OUT/modules" name
   mkdir -p "$folder"
-  : >"$folder/Locking.swift"
-  "$SWIFTC" -parse-as-library -emit-module -module-name Locking -emit-module-path "$folder/Locking.swiftmodule" \
-    "$folder/Locking.swift"
+  for name in Locking QuickActionsModel; do
+    [[ -f $folder/$name.swiftmodule ]] && continue
+    : >"$folder/$name.swift"
+    "$SWIFTC" -parse-as-library -emit-module -module-name "$name" -emit-module-path "$folder/$name.swiftmodule" \
+      "$folder/$name.swift" || return 1
+  done
 }
 
 flags() {
@@ -84,8 +87,9 @@ build_one() {
   local -a extra
   mapfile -t extra < <(flags "$target" | tr ' ' '\n' | grep -v '^$')
   # -parse-as-library: the files have no top-level code; libFuzzer supplies main().
-  # Compiling the module's sources into the target's own module makes internal API reachable.
-  if ! "$SWIFTC" -parse-as-library -module-name "Fuzz_$target" "$OPT" -g -I "$OUT/modules" \
+  # Compiling the module's sources into the target's own module makes internal API reachable;
+  # -package-name allows the `package` declarations the model core shares with QuickActionsBundles.
+  if ! "$SWIFTC" -parse-as-library -module-name "Fuzz_$target" -package-name QuickActions "$OPT" -g -I "$OUT/modules" \
     -sanitize=fuzzer,address -use-ld=lld "${extra[@]}" "${files[@]}" -o "$bin" \
     >"$OUT/logs/build-$target$OPT.log" 2>&1; then
     cat "$OUT/logs/build-$target$OPT.log" >&2
@@ -104,7 +108,7 @@ build_one() {
 build() {
   local -a pids=()
   local target status=0
-  locking_stub || return 1
+  module_stubs || return 1
   for target in "$@"; do
     build_one "$target" &
     pids+=($!)

@@ -112,8 +112,16 @@ public enum BrokerAPI {
     /// The keys of the `a{sv}` result of Perform.
     public enum ResultKey {
         public static let message = "message"
-        /// "launch" when the call loaded the plugin, else "resume".
+        /// ``Activation/launch`` when the call loaded the plugin, else ``Activation/resume``.
         public static let activation = "activation"
+    }
+
+    /// The values of Perform's ``ResultKey/activation``.
+    public enum Activation {
+        /// The call loaded the app's plugin.
+        public static let launch = "launch"
+        /// The plugin was loaded before the call.
+        public static let resume = "resume"
     }
 
     /// The largest `timeout-ms` the broker accepts.

@@ -3,6 +3,7 @@ import DBus
 import Foundation
 import QuickActionsAPI
 import QuickActionsHostProtocol
+import QuickActionsBundles
 import QuickActionsModel
 
 /// One app as the broker knows it at one moment: its bundle and its dynamic

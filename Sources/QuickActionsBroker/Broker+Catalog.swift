@@ -1,5 +1,7 @@
 import DBus
+import QuickActionsAPI
 import Foundation
+import QuickActionsBundles
 import QuickActionsModel
 
 extension Broker {
@@ -63,11 +65,11 @@ extension Broker {
         for app in changed {
             try? connection.emitPropertiesChanged(
                 path: app.objectPath, interface: Self.applicationInterfaceName,
-                names: ["Name", "Icon", "Version", "Languages", "DisplayNames", "DesktopEntry"] + Self.bundleStatusPropertyNames)
+                names: Self.bundlePropertyNames + Self.bundleStatusPropertyNames)
             log(.info, "reread \(app.id): its bundle changed")
         }
         if !added.isEmpty || !removed.isEmpty {
-            try? connection.emit(path: Self.rootPath, interface: Self.interfaceName, member: "ApplicationsChanged")
+            try? connection.emit(path: Self.rootPath, interface: Self.interfaceName, member: BrokerAPI.Signal.applicationsChanged)
         }
         for app in added + changed + removed {
             emitItemsChanged(app, removed: removed.contains { $0 === app })
@@ -76,7 +78,7 @@ extension Broker {
 
     private func emitItemsChanged(_ app: AppSnapshot, removed: Bool) {
         if removed {
-            try? connection.emit(path: Self.rootPath, interface: Self.interfaceName, member: "ItemsChanged", [.string(app.id)])
+            try? connection.emit(path: Self.rootPath, interface: Self.interfaceName, member: BrokerAPI.Signal.itemsChanged, [.string(app.id)])
         } else {
             emitItemsChanged(app)
         }

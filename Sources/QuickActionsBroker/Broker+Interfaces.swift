@@ -1,4 +1,5 @@
 import DBus
+import QuickActionsAPI
 
 /// The D-Bus API v1 declarations. dbus/org.quickactions.Broker1.xml and
 /// dbus/org.quickactions.Application1.xml document the same contract; a test
@@ -15,20 +16,20 @@ extension Broker {
     /// signature, the introspection and the decoding (InterfaceProof checks it).
     func rootInterface() -> Interface {
         Interface(Self.interfaceName, methods: [
-            Method("ListApplications",
+            Method(BrokerAPI.Member.listApplications,
                    outputs: (TypedArgument("applications", [AppRow].self)),
                    annotations: [.documentation("(app id, display name, icon) of every app, sorted by app id.")]) { [weak self] _ in
                 guard let self else { return [] }
                 return listApplicationRows()
             },
-            Method("GetItems",
+            Method(BrokerAPI.Member.getItems,
                    inputs: TypedArgument("app_id", String.self), TypedArgument("options", [String: Value].self),
                    outputs: (TypedArgument("items", [EncodedItem].self)),
                    annotations: [.documentation("One app's items in display order: static items in manifest order, then dynamic items.")]) { [weak self] _, id, options in
                 guard let self else { return [] }
                 return try Self.encodedItems(getItems(id, options: CallOptions(options)))
             },
-            Method("GetAllItems",
+            Method(BrokerAPI.Member.getAllItems,
                    inputs: TypedArgument("options", [String: Value].self),
                    outputs: (TypedArgument("items", [AppItems].self)),
                    annotations: [.documentation("(app id, items) for every app, sorted by app id.")],
@@ -37,7 +38,7 @@ extension Broker {
                 // Encoded once per catalog state: the prepared body has exactly the declared type.
                 reply.reply.send(try allItemsReply(options: try CallOptions(options)))
             }),
-            Method("Perform",
+            Method(BrokerAPI.Member.perform,
                    inputs: TypedArgument("app_id", String.self), TypedArgument("type", String.self),
                    TypedArgument("options", [String: Value].self),
                    outputs: (TypedArgument("success", Bool.self), TypedArgument("result", [String: Value].self)),
@@ -48,7 +49,7 @@ extension Broker {
                 try perform(appID: id, type: type, options: raw,
                             call: MethodCall(call, arguments: [.string(id), .string(type), raw]), reply: reply.reply)
             }),
-            Method("ForgetApplication",
+            Method(BrokerAPI.Member.forgetApplication,
                    inputs: TypedArgument("app_id", String.self),
                    outputs: (TypedArgument("removed_items", UInt32.self)),
                    annotations: [.documentation(Self.forgetDocumentation)],
@@ -64,7 +65,7 @@ extension Broker {
                     }
                 }
             }),
-            Method("Reload", outputs: (), annotations: [.documentation("Re-reads the plugin directories now.")],
+            Method(BrokerAPI.Member.reload, outputs: (), annotations: [.documentation("Re-reads the plugin directories now.")],
                    deferred: { [weak self] _, reply in
                 guard let self else { return }
                 scanQueue.async {
@@ -73,12 +74,12 @@ extension Broker {
                 }
             }),
         ] + usageMethods(), signals: [
-            Signal("ItemsChanged", arguments: [Argument("app_id", .string)],
+            Signal(BrokerAPI.Signal.itemsChanged, arguments: [Argument("app_id", .string)],
                    annotations: [.documentation("An app's items changed: dynamic items set, manifest edited, app added or removed.")]),
-            Signal("ApplicationsChanged", annotations: [.documentation("The set of apps changed.")]),
+            Signal(BrokerAPI.Signal.applicationsChanged, annotations: [.documentation("The set of apps changed.")]),
         ], properties: [
-            Property("Version", type: .string, changeSignal: .constant, get: { .string(Broker.version) }),
-            Property("PendingPerforms", type: .uint32, changeSignal: .none,
+            Property(MemberName(stringLiteral: BrokerAPI.Property.version), type: .string, changeSignal: .constant, get: { .string(Broker.version) }),
+            Property(MemberName(stringLiteral: BrokerAPI.Property.pendingPerforms), type: .uint32, changeSignal: .none,
                      annotations: [.documentation("Performs received and not yet answered, for all callers.")],
                      get: { [weak self] in .uint32(UInt32(clamping: self?.pending.count ?? 0)) }),
         ] + rootStatusProperties())
@@ -95,7 +96,7 @@ extension Broker {
             return app
         }
         return Interface(Self.applicationInterfaceName, methods: [
-            Method("Perform",
+            Method(BrokerAPI.Member.perform,
                    inputs: TypedArgument("type", String.self), TypedArgument("options", [String: Value].self),
                    outputs: (TypedArgument("success", Bool.self), TypedArgument("result", [String: Value].self)),
                    annotations: [.documentation("The same as the root's Perform, for this app.")],
@@ -106,14 +107,14 @@ extension Broker {
                             call: MethodCall(call, arguments: [.string(type), raw]), reply: reply.reply)
             }),
         ], properties: [
-            Property("Id", type: .string, changeSignal: .constant, get: { .string(id) }),
-            Property("Name", type: .string, get: { .string(try current().name(locale: locale)) }),
-            Property("Icon", type: .string, get: { .string(try current().icon) }),
-            Property("Version", type: .string, get: { .string(try current().version) }),
-            Property("Languages", type: .array(.string),
+            Property(MemberName(stringLiteral: BrokerAPI.Property.id), type: .string, changeSignal: .constant, get: { .string(id) }),
+            Property(MemberName(stringLiteral: BrokerAPI.Property.name), type: .string, get: { .string(try current().name(locale: locale)) }),
+            Property(MemberName(stringLiteral: BrokerAPI.Property.icon), type: .string, get: { .string(try current().icon) }),
+            Property(MemberName(stringLiteral: BrokerAPI.Property.version), type: .string, get: { .string(try current().version) }),
+            Property(MemberName(stringLiteral: BrokerAPI.Property.languages), type: .array(.string),
                      annotations: [.documentation("The languages the bundle is localised in: its .lproj names without Base, sorted.")],
                      get: { .array(.string, try current().bundle.languages.map(Value.string)) }),
-            Property("DisplayNames", type: .dictionary(key: .string, value: .string),
+            Property(MemberName(stringLiteral: BrokerAPI.Property.displayNames), type: .dictionary(key: .string, value: .string),
                      annotations: [.documentation("The display name in each of Languages, and under C in no particular one.")],
                      get: {
                          let bundle = try current().bundle
@@ -121,13 +122,13 @@ extension Broker {
                              DictionaryEntry(.string($0), .string(bundle.displayName(locale: $0)))
                          })
                      }),
-            Property("DesktopEntry", type: .string,
+            Property(MemberName(stringLiteral: BrokerAPI.Property.desktopEntry), type: .string,
                      annotations: [.documentation("The desktop file id of the app's own entry (Info.plist QuickActionsDesktopEntry), or \"\".")],
                      get: { .string(try current().bundle.manifest.desktopEntry ?? "") }),
-            Property("Loaded", type: .boolean, get: { [weak self] in
+            Property(MemberName(stringLiteral: BrokerAPI.Property.loaded), type: .boolean, get: { [weak self] in
                 .boolean(self?.slots.withLock { $0[id] }?.executor.isLoaded == true)
             }),
-            Property("Items", type: .array(Self.itemType), get: {
+            Property(MemberName(stringLiteral: BrokerAPI.Property.items), type: .array(Self.itemType), get: {
                 .array(Self.itemType, try current().items(locale: locale))
             }),
         ] + applicationStatusProperties(id, current: current))
@@ -201,8 +202,8 @@ extension Broker {
 
     func emitItemsChanged(_ app: AppSnapshot) {
         do {
-            try connection.emit(path: Self.rootPath, interface: Self.interfaceName, member: "ItemsChanged", [.string(app.id)])
-            try connection.emitPropertiesChanged(path: app.objectPath, interface: Self.applicationInterfaceName, names: ["Items"])
+            try connection.emit(path: Self.rootPath, interface: Self.interfaceName, member: BrokerAPI.Signal.itemsChanged, [.string(app.id)])
+            try connection.emitPropertiesChanged(path: app.objectPath, interface: Self.applicationInterfaceName, names: [MemberName(stringLiteral: BrokerAPI.Property.items)])
         } catch {
             log(.warning, "cannot announce new items of \(app.id): \(error)")
         }

@@ -1,6 +1,7 @@
 import DBus
 import Foundation
 import QuickActionsHost
+import QuickActionsBundles
 import QuickActionsModel
 
 extension Broker {

@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import QuickActionsBundles
 import QuickActionsModel
 
 /// When stored dynamic items go: never because a bundle is missing at one

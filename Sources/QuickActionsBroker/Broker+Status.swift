@@ -60,6 +60,12 @@ extension Broker {
     }
 
     /// The names announced with PropertiesChanged when an app's bundle is re-read.
+    /// The Application1 properties read from the bundle, announced when it changes.
+    static let bundlePropertyNames: [MemberName] = [
+        BrokerAPI.Property.name, BrokerAPI.Property.icon, BrokerAPI.Property.version, BrokerAPI.Property.languages,
+        BrokerAPI.Property.displayNames, BrokerAPI.Property.desktopEntry,
+    ].map { MemberName(stringLiteral: $0) }
+
     static let bundleStatusPropertyNames: [MemberName] = [
         MemberName(stringLiteral: BrokerAPI.Property.bundlePath),
         MemberName(stringLiteral: BrokerAPI.Property.quarantined),

@@ -3,6 +3,7 @@ import DBus
 import Foundation
 import QuickActionsAPI
 import QuickActionsHost
+import QuickActionsBundles
 import QuickActionsModel
 import Synchronization
 
@@ -298,7 +299,7 @@ public final class Broker: Sendable {
     /// The app's `Loaded` property changed.
     func loadedChanged(_ appID: String) {
         try? connection.emitPropertiesChanged(
-            path: BrokerAPI.appPath(appID), interface: Self.applicationInterfaceName, names: ["Loaded"])
+            path: BrokerAPI.appPath(appID), interface: Self.applicationInterfaceName, names: [MemberName(stringLiteral: BrokerAPI.Property.loaded)])
     }
 
     // MARK: Store
@@ -322,7 +323,7 @@ public final class Broker: Sendable {
 
     func report(_ diagnostics: [Diagnostic]) {
         for diagnostic in diagnostics {
-            log(diagnostic.severity == .error ? .error : .warning, diagnostic.message)
+            log(diagnostic.severity.logLevel, diagnostic.message)
         }
     }
 }

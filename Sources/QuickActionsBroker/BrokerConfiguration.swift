@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import QuickActionsAPI
 import QuickActionsModel
 
 /// Everything the broker needs to know to start, decided by `quickactionsd`'s
@@ -75,5 +76,5 @@ public struct BrokerConfiguration: Sendable {
     }
 
     /// Perform's timeout range (`timeout-ms` and `--timeout-ms`).
-    public static let timeoutRange: ClosedRange<UInt32> = 1...600_000
+    public static let timeoutRange: ClosedRange<UInt32> = 1...BrokerAPI.maximumTimeoutMilliseconds
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import QuickActionsBundles
 import QuickActionsModel
 
 /// Which plugins are running plugin code right now, kept in a file mapped

@@ -1,4 +1,5 @@
 import Foundation
+import QuickActionsModel
 
 /// One line per event on stderr, `<level>: <message>`, without timestamps
 /// (journald adds its own).
@@ -8,30 +9,9 @@ import Foundation
 /// its sd-daemon priority (`<3>` error, `<4>` warning, `<6>` info,
 /// `<7>` debug, see sd-daemon(3)), so `journalctl -p err` finds errors.
 public final class Log: Sendable {
-    public enum Level: Int, Sendable, Comparable {
-        case debug, info, warning, error
-
-        public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
-
-        var label: String {
-            switch self {
-            case .debug: "debug"
-            case .info: "info"
-            case .warning: "warning"
-            case .error: "error"
-            }
-        }
-
-        /// The syslog priority sd-daemon(3) prefixes use.
-        var priority: Int {
-            switch self {
-            case .debug: 7
-            case .info: 6
-            case .warning: 4
-            case .error: 3
-            }
-        }
-    }
+    /// The model core's ``LogLevel``, the one level type of plugins, the loader, the broker and
+    /// the bridges; the name stays for the broker's callers.
+    public typealias Level = LogLevel
 
     private let minimum: Level
     private let journal: Bool
@@ -62,7 +42,7 @@ public final class Log: Sendable {
         let flat = message.contains(where: \.isNewline)
             ? message.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).joined(separator: "\\n")
             : message
-        return (journal ? "<\(level.priority)>" : "") + "\(level.label): \(flat)\n"
+        return (journal ? "<\(level.priority)>" : "") + "\(level): \(flat)\n"
     }
 
     /// Whether `stream` ("device:inode", decimal) names the file open as fd 2.
@@ -73,5 +53,17 @@ public final class Log: Sendable {
         var status = stat()
         guard fstat(2, &status) == 0 else { return false }
         return UInt64(status.st_dev) == device && UInt64(status.st_ino) == inode
+    }
+}
+
+extension LogLevel {
+    /// The syslog priority sd-daemon(3) prefixes use.
+    var priority: Int {
+        switch self {
+        case .debug: 7
+        case .info: 6
+        case .warning: 4
+        case .error: 3
+        }
     }
 }

@@ -1,6 +1,7 @@
 import DBus
 import QuickActionsAPI
 import QuickActionsHostProtocol
+import QuickActionsBundles
 import QuickActionsModel
 
 /// The `a{sv}` options of GetItems, GetAllItems and Perform, checked once at
@@ -30,27 +31,27 @@ struct CallOptions: Sendable {
         for entry in entries {
             guard case .string(let key) = entry.key, case .variant(let option) = entry.value else { continue }
             switch key {
-            case "locale":
+            case BrokerAPI.Option.locale:
                 guard case .string(let text) = option else { throw Self.wrongType(key, "s", option) }
                 locale = text.isEmpty ? nil : text
-            case "limit":
+            case BrokerAPI.Option.limit:
                 guard case .uint32(let number) = option else { throw Self.wrongType(key, "u", option) }
                 limit = number
-            case "timeout-ms":
+            case BrokerAPI.Option.timeoutMilliseconds:
                 guard case .uint32(let number) = option else { throw Self.wrongType(key, "u", option) }
                 guard BrokerConfiguration.timeoutRange.contains(number) else {
-                    throw DBusError.invalidArgs("option \"timeout-ms\" is \(number); it must be 1 to 600000")
+                    throw DBusError.invalidArgs("option \"\(key)\" is \(number); it must be 1 to \(BrokerAPI.maximumTimeoutMilliseconds)")
                 }
                 timeoutMilliseconds = number
-            case "arguments":
-                arguments = try UserInfoConversion.userInfo(option, option: "arguments")
+            case BrokerAPI.Option.arguments:
+                arguments = try UserInfoConversion.userInfo(option, option: key)
                 // Measured as the store measures user info: keys and framing included.
                 let size = DynamicItemCoder.encodedSize(of: .dictionary(arguments))
                 guard size <= ItemLimits.maximumUserInfoBytes else {
                     throw DBusError.invalidArgs(
-                        "option \"arguments\" is \(size) bytes encoded, more than \(ItemLimits.maximumUserInfoBytes)")
+                        "option \"\(key)\" is \(size) bytes encoded, more than \(ItemLimits.maximumUserInfoBytes)")
                 }
-            case "activation-token":
+            case BrokerAPI.Option.activationToken:
                 guard case .string(let text) = option else { throw Self.wrongType(key, "s", option) }
                 activationToken = text
             case BrokerAPI.Option.itemID:

@@ -1,7 +1,8 @@
 import DBus
+import QuickActionsAPI
 
-/// Perform's reply, `(b success, a{sv} result)`: result carries "activation"
-/// ("launch" or "resume") and, when the plugin gave one, "message".
+/// Perform's reply, `(b success, a{sv} result)`: result carries `activation`
+/// (`launch` or `resume`, ``BrokerAPI/Activation``) and, when the plugin gave one, `message`.
 ///
 /// Most completions carry no message (as on iOS, whose completion handler
 /// takes only a Bool), and then the reply is one of four constant bodies:
@@ -10,9 +11,11 @@ import DBus
 enum PerformReply {
     /// The reply's values.
     static func values(success: Bool, message: String?, launching: Bool) -> [Value] {
-        var result = [DictionaryEntry(.string("activation"), .variant(.string(launching ? "launch" : "resume")))]
+        var result = [DictionaryEntry(
+            .string(BrokerAPI.ResultKey.activation),
+            .variant(.string(launching ? BrokerAPI.Activation.launch : BrokerAPI.Activation.resume)))]
         if let message {
-            result.insert(DictionaryEntry(.string("message"), .variant(.string(message))), at: 0)
+            result.insert(DictionaryEntry(.string(BrokerAPI.ResultKey.message), .variant(.string(message))), at: 0)
         }
         return [.boolean(success), .dictionary(key: .string, value: .variant, result)]
     }

@@ -1,4 +1,5 @@
 import Foundation
+import QuickActionsBundles
 import QuickActionsModel
 
 /// Plugins that crashed, counted per library file: deaths of an app's plugin host, or (for

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Locking
 import QuickActionsAPI
+import QuickActionsBundles
 import QuickActionsModel
 
 /// The order GetItems and GetAllItems list an app's items in (option `order`).

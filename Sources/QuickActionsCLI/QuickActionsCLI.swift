@@ -20,7 +20,7 @@ public enum QuickActionsCLI {
 
     static let overview = """
         List and invoke application quick actions through the QuickActions broker \
-        (org.quickactions.Broker1 on D-Bus).
+        (\(BrokerAPI.busName) on D-Bus).
         """
 
     static let examples = [

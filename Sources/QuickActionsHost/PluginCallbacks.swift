@@ -56,13 +56,13 @@ public struct PluginLogRecord: Sendable, Hashable, CustomStringConvertible {
         case loader
     }
 
-    public var level: PluginLogLevel
+    public var level: LogLevel
     public var origin: Origin
     /// The app id of the plugin.
     public var appID: String
     public var message: String
 
-    public init(level: PluginLogLevel, origin: Origin, appID: String, message: String) {
+    public init(level: LogLevel, origin: Origin, appID: String, message: String) {
         self.level = level
         self.origin = origin
         self.appID = appID
@@ -77,24 +77,5 @@ public struct PluginLogRecord: Sendable, Hashable, CustomStringConvertible {
     /// `<app id>: <message>`, or `<app id> (loader): <message>`.
     public var text: String {
         "\(appID)\(origin == .loader ? " (loader)" : ""): \(message)"
-    }
-}
-
-/// The header's `QA_LOG_*` levels.
-public enum PluginLogLevel: Int32, Sendable, Hashable, Comparable, CustomStringConvertible {
-    case debug = 0
-    case info = 1
-    case warning = 2
-    case error = 3
-
-    public static func < (lhs: PluginLogLevel, rhs: PluginLogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
-
-    public var description: String {
-        switch self {
-        case .debug: return "debug"
-        case .info: return "info"
-        case .warning: return "warning"
-        case .error: return "error"
-        }
     }
 }

@@ -3,6 +3,7 @@ import CQuickActionsPlugin
 import Foundation
 import Glibc
 import QuickActionsABI
+import QuickActionsBundles
 import QuickActionsModel
 
 /// What the `context` of one plugin's `qa_host` table points to: the plugin's
@@ -53,7 +54,7 @@ final class PluginHostContext: @unchecked Sendable {
         state.withLock { $0.retiredReason = reason }
     }
 
-    func log(_ level: PluginLogLevel, _ message: String, origin: PluginLogRecord.Origin = .loader) {
+    func log(_ level: LogLevel, _ message: String, origin: PluginLogRecord.Origin = .loader) {
         callbacks.log(PluginLogRecord(level: level, origin: origin, appID: appID, message: message))
     }
 
@@ -125,7 +126,7 @@ final class PluginHostContext: @unchecked Sendable {
 
     func pluginLog(level: Int32, message: UnsafePointer<CChar>?) {
         let text = CStrings.message(message) ?? "(log called with a NULL message)"
-        log(PluginLogLevel(rawValue: level) ?? .info, text, origin: .plugin)
+        log(LogLevel(rawValue: level) ?? .info, text, origin: .plugin)
     }
 
     /// Creates the data directory (mode 0700) on first use.

@@ -116,7 +116,7 @@ public enum HostItemCodec {
             switch key {
             case HostAPI.RequestKey.resolvedIcon: resolvedIcon = field.string
             case HostAPI.RequestKey.activationToken: token = field.string
-            case HostAPI.RequestKey.arguments: arguments = try UserInfoConversion.userInfo(field, option: "arguments")
+            case HostAPI.RequestKey.arguments: arguments = try UserInfoConversion.userInfo(field, option: key)
             default: continue
             }
         }

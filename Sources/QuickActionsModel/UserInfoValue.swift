@@ -43,4 +43,32 @@ extension UserInfoValue {
         }
         return deepest
     }
+
+    /// The size of the value in the store's canonical encoding (the broker's `DynamicItemCoder`:
+    /// one type byte, which is all of a bool; then 8 bytes for a number, a 4-byte length and the
+    /// bytes for a string or byte array, a 4-byte count and the children for a container, and a
+    /// 4-byte length and the bytes for each dictionary key), in bytes; ``ItemLimits/maximumUserInfoBytes`` bounds it.
+    /// Computed without recursion, so any depth is safe.
+    public var encodedSize: Int {
+        var size = 0
+        var pending = [self]
+        while let next = pending.popLast() {
+            switch next {
+            case .bool: size += 1
+            case .int, .double: size += 9
+            case .string(let string): size += 5 + string.utf8.count
+            case .bytes(let bytes): size += 5 + bytes.count
+            case .array(let values):
+                size += 5
+                pending.append(contentsOf: values)
+            case .dictionary(let entries):
+                size += 5
+                for (key, child) in entries {
+                    size += 4 + key.utf8.count
+                    pending.append(child)
+                }
+            }
+        }
+        return size
+    }
 }

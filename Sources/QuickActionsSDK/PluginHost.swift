@@ -140,14 +140,6 @@ public final class PluginHost: Sendable {
     }
 }
 
-/// Log levels of ``PluginHost/log(_:level:)``.
-public enum LogLevel: Int32, Sendable, Hashable {
-    case debug = 0
-    case info = 1
-    case warning = 2
-    case error = 3
-}
-
 /// The host's `qa_host` table.
 struct HostTableReference: @unchecked Sendable {
     // @unchecked: the header promises the table and its context stay valid

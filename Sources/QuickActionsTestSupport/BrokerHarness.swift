@@ -1,4 +1,5 @@
 import Foundation
+import QuickActionsAPI
 import Glibc
 
 /// A private bus with a real `quickactionsd` on it, for end-to-end tests.
@@ -10,9 +11,9 @@ public final class BrokerHarness: @unchecked Sendable {
     // @unchecked Sendable: `process` is replaced only by restart(), which
     // tests call from one task at a time.
 
-    public static let busName = "org.quickactions.Broker1"
-    public static let rootPath = "/org/quickactions/Broker1"
-    public static let interface = "org.quickactions.Broker1"
+    public static let busName = BrokerAPI.busName.rawValue
+    public static let rootPath = BrokerAPI.rootPath.rawValue
+    public static let interface = BrokerAPI.interface.rawValue
 
     public let bus: TestBus
     /// The harness's own folder: plugins, state and the broker's logs.

@@ -1,4 +1,5 @@
 import DBus
+import QuickActionsAPI
 import Foundation
 import Glibc
 import QuickActionsTestSupport
@@ -7,7 +8,7 @@ import QuickActionsTestSupport
 /// against resume, and resident memory. Each broker it starts reads bundles
 /// this benchmark generated into its work folder.
 struct BrokerBenchmark {
-    static let busName: BusName = "org.quickactions.Broker1"
+    static let busName: BusName = BrokerAPI.busName
 
     let options: BenchOptions
     let bus: TestBus

@@ -1,4 +1,5 @@
 import DBus
+import QuickActionsAPI
 import Glibc
 
 /// The binding's own floor: the smallest Perform responder written with our
@@ -13,31 +14,31 @@ import Glibc
 enum EchoResponder {
     /// Perform with a `[Value]` handler.
     static let interface = Interface(
-        "org.quickactions.Broker1",
+        BrokerAPI.interface,
         methods: [
             Method(
-                "Perform",
+                BrokerAPI.Member.perform,
                 inputs: [Argument("app_id", .string), Argument("type", .string),
                          Argument("options", .dictionary(key: .string, value: .variant))],
                 outputs: [Argument("success", .boolean), Argument("result", .dictionary(key: .string, value: .variant))]
             ) { _ in
                 [.boolean(true), .dictionary(key: .string, value: .variant, [
-                    DictionaryEntry(.string("activation"), .variant(.string("resume"))),
+                    DictionaryEntry(.string(BrokerAPI.ResultKey.activation), .variant(.string(BrokerAPI.Activation.resume))),
                 ])]
             },
         ])
 
     /// The same Perform declared with Swift types.
     static let typedInterface = Interface(
-        "org.quickactions.Broker1",
+        BrokerAPI.interface,
         methods: [
             Method(
-                "Perform",
+                BrokerAPI.Member.perform,
                 inputs: TypedArgument("app_id", String.self), TypedArgument("type", String.self),
                 TypedArgument("options", [String: Value].self),
                 outputs: (TypedArgument("success", Bool.self), TypedArgument("result", [String: Value].self))
             ) { _, _, _, _ in
-                (true, ["activation": .string("resume")])
+                (true, [BrokerAPI.ResultKey.activation: .string(BrokerAPI.Activation.resume)])
             },
         ])
 
@@ -50,7 +51,7 @@ enum EchoResponder {
         }
         do {
             let connection = try Connection(.address(address))
-            try connection.export([typed ? typedInterface : interface], at: "/org/quickactions/Broker1")
+            try connection.export([typed ? typedInterface : interface], at: BrokerAPI.rootPath)
             let reply = try connection.callBlocking(
                 destination: .bus, path: .bus, interface: .bus, member: "RequestName",
                 [.string(busName.rawValue), .uint32(Connection.NameFlags.doNotQueue.rawValue)])

@@ -1,4 +1,5 @@
 import DBus
+import QuickActionsAPI
 import Foundation
 
 /// The first Perform of an app whose plugin is not loaded yet ("launch":
@@ -27,9 +28,9 @@ struct LaunchBenchmark {
             let template = CallTemplate.perform(
                 destination: BrokerBenchmark.busName, appID: BundleGenerator.launchAppID(index),
                 type: BundleGenerator.performType)
-            launches.append(try timedPerform(template, expecting: "launch"))
+            launches.append(try timedPerform(template, expecting: BrokerAPI.Activation.launch))
             for _ in 0..<resumesPerApp {
-                resumes.append(try timedPerform(template, expecting: "resume"))
+                resumes.append(try timedPerform(template, expecting: BrokerAPI.Activation.resume))
             }
         }
         return (LatencySummary(launches), LatencySummary(resumes))
@@ -44,7 +45,7 @@ struct LaunchBenchmark {
         guard reply.count == 2, reply[0].bool == true else {
             throw .calls(subject: "broker Perform", reason: "Perform of \(app) did not succeed: \(reply)")
         }
-        let got = reply[1].dictionary?[.string("activation")]?.string
+        let got = reply[1].dictionary?[.string(BrokerAPI.ResultKey.activation)]?.string
         guard got == activation else {
             throw .calls(subject: "broker Perform",
                          reason: "Perform of \(app) reported activation \(got ?? "none"), expected \(activation)")

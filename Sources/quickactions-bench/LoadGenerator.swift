@@ -1,5 +1,6 @@
 import Locking
 import DBus
+import QuickActionsAPI
 import Dispatch
 import Glibc
 
@@ -16,8 +17,8 @@ struct CallTemplate: Sendable {
     /// `Perform(app_id, type, {})` on the broker's root object, at `destination`.
     static func perform(destination: BusName, appID: String, type: String) -> CallTemplate {
         CallTemplate(
-            destination: destination, path: "/org/quickactions/Broker1", interface: "org.quickactions.Broker1",
-            member: "Perform",
+            destination: destination, path: BrokerAPI.rootPath, interface: BrokerAPI.interface,
+            member: BrokerAPI.Member.perform,
             arguments: [.string(appID), .string(type), .dictionary(key: .string, value: .variant, [])],
             replySignature: "ba{sv}")
     }
@@ -25,16 +26,16 @@ struct CallTemplate: Sendable {
     /// `GetItems(app_id, {})` on the broker.
     static func getItems(destination: BusName, appID: String) -> CallTemplate {
         CallTemplate(
-            destination: destination, path: "/org/quickactions/Broker1", interface: "org.quickactions.Broker1",
-            member: "GetItems", arguments: [.string(appID), .dictionary(key: .string, value: .variant, [])],
+            destination: destination, path: BrokerAPI.rootPath, interface: BrokerAPI.interface,
+            member: BrokerAPI.Member.getItems, arguments: [.string(appID), .dictionary(key: .string, value: .variant, [])],
             replySignature: "aa{sv}")
     }
 
     /// `GetAllItems({})` on the broker.
     static func getAllItems(destination: BusName) -> CallTemplate {
         CallTemplate(
-            destination: destination, path: "/org/quickactions/Broker1", interface: "org.quickactions.Broker1",
-            member: "GetAllItems", arguments: [.dictionary(key: .string, value: .variant, [])],
+            destination: destination, path: BrokerAPI.rootPath, interface: BrokerAPI.interface,
+            member: BrokerAPI.Member.getAllItems, arguments: [.dictionary(key: .string, value: .variant, [])],
             replySignature: "a(saa{sv})")
     }
 

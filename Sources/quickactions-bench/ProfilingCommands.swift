@@ -1,5 +1,6 @@
 import Locking
 import DBus
+import QuickActionsAPI
 import Dispatch
 import Foundation
 import QuickActionsBroker
@@ -21,17 +22,17 @@ enum ProfilingCommands {
             throw .usage("drive: \"\(arguments[1])\" is not a bus name: \(error)")
         }
         let template: CallTemplate
-        switch arguments.count == 5 ? arguments[4] : "Perform" {
-        case "Perform":
+        switch arguments.count == 5 ? arguments[4] : BrokerAPI.Member.perform.rawValue {
+        case BrokerAPI.Member.perform.rawValue:
             template = .perform(destination: name, appID: BundleGenerator.performAppID, type: BundleGenerator.performType)
         case "PerformCMessage":
             template = .perform(destination: name, appID: BundleGenerator.cMessageAppID, type: BundleGenerator.messageType)
         case "PerformSwiftMessage":
             template = .perform(
                 destination: name, appID: BundleGenerator.swiftMessageAppID, type: BundleGenerator.messageType)
-        case "GetItems":
+        case BrokerAPI.Member.getItems.rawValue:
             template = .getItems(destination: name, appID: BundleGenerator.listingAppID(0))
-        case "GetAllItems":
+        case BrokerAPI.Member.getAllItems.rawValue:
             template = .getAllItems(destination: name)
         case let other:
             throw .usage("drive: unknown method \"\(other)\" "

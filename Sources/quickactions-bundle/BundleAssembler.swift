@@ -1,4 +1,5 @@
 import Foundation
+import QuickActionsBundles
 import QuickActionsModel
 
 /// Assembles examples into bundles in a plugin directory: `<output>/<Name>.bundle` with the

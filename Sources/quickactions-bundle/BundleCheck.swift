@@ -1,4 +1,5 @@
 import Foundation
+import QuickActionsBundles
 import QuickActionsModel
 
 /// Reads an assembled bundle back as the broker will, before it is put in place.

@@ -1,4 +1,5 @@
 import Foundation
+import QuickActionsBundles
 import QuickActionsModel
 
 /// `quickactions-bundle check BUNDLE...`: reads each bundle exactly as the

@@ -3,6 +3,7 @@ import Locking
 import Foundation
 import QuickActionsBroker
 import QuickActionsDesktopEntries
+import QuickActionsBundles
 import QuickActionsModel
 import QuickActionsSearch
 
@@ -15,7 +16,7 @@ let usage = """
                          [--replace] [--verbose] [--no-desktop-entries]
                          [--no-search | --no-gnome-shell | --no-krunner | --no-dock]
 
-    Serves org.quickactions.Broker1: lists the quick actions of the plugin
+    Serves \(Broker.busName): lists the quick actions of the plugin
     bundles it finds and performs them by loading the plugin on first use.
 
     Options:
@@ -250,14 +251,8 @@ func desktopEntryLookup(_ bridge: DesktopEntryBridge?) -> DesktopEntryAnswers {
 func startSearch(lookup: DesktopEntryAnswers) {
     guard searchOptions.any else { return }
     let log = Log(verbose: configuration.verbose)
-    let searchLog = SearchLog { level, message in
-        switch level {
-        case .debug: log(.debug, message)
-        case .info: log(.info, message)
-        case .warning: log(.warning, message)
-        case .error: log(.error, message)
-        }
-    }
+    // One level type (the model core's LogLevel) for the bridges and the broker's log.
+    let searchLog = SearchLog { level, message in log(level, message) }
     Task {
         do {
             // Dock quicklists carry an app's items only where its desktop entry does not.

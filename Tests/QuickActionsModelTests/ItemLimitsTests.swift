@@ -51,7 +51,7 @@ import Testing
 
     @Test func userInfoSizeAtAndPastTheLimit() throws {
         let atLimit = Self.userInfo(encodedSize: ItemLimits.maximumUserInfoBytes)
-        #expect(DynamicItemCoder.encodedSize(of: .dictionary(atLimit)) == 65_536)
+        #expect(UserInfoValue.dictionary(atLimit).encodedSize == 65_536)
         try ItemLimits.validate([Self.item(userInfo: atLimit)])
         let pastLimit = Self.userInfo(encodedSize: ItemLimits.maximumUserInfoBytes + 1)
         #expect(throws: ItemLimitError.tooLarge(index: 0, field: .userInfo, bytes: 65_537)) {

@@ -1,5 +1,7 @@
 import DBus
 import Foundation
+import QuickActionsAPI
+import QuickActionsBundles
 import QuickActionsModel
 import QuickActionsTestSupport
 import Testing
@@ -10,10 +12,10 @@ import Testing
 /// serving after each one. ListingTests already covers one bad call per
 /// kind; these tables go through every method and every option.
 @Suite(.serialized) struct BadCallTests {
-    static let rootInterface: InterfaceName = "org.quickactions.Broker1"
-    static let appInterface: InterfaceName = "org.quickactions.Application1"
-    static let properties: InterfaceName = "org.freedesktop.DBus.Properties"
-    static let appPath: ObjectPath = "/org/quickactions/Broker1/apps/org_2eexample_2efast1"
+    static let rootInterface = BrokerAPI.interface
+    static let appInterface = BrokerAPI.applicationInterface
+    static let properties = BrokerAPI.properties
+    static let appPath = BrokerAPI.appPath("org.example.fast1")
     static let long = String(repeating: "n", count: 256)
     /// How an error names `long`: a bounded prefix and its length, never the whole value.
     static let longQuoted = "\"\(String(repeating: "n", count: 64))…\" (256 bytes)"
@@ -41,33 +43,33 @@ import Testing
     /// Every method with arguments of the wrong signature: the binding names
     /// the signature it wants and the one it got.
     static let wrongSignatures: [BadCall] = [
-        BadCall(member: "ListApplications", arguments: [.string("x")], error: .invalidArgs, mentions: ["\"\"", "\"s\""]),
-        BadCall(member: "GetItems", arguments: [.string("org.example.fast1")], error: .invalidArgs, mentions: ["sa{sv}", "\"s\""]),
-        BadCall(member: "GetItems", arguments: [.string("org.example.fast1"), .string("x")], error: .invalidArgs,
+        BadCall(member: BrokerAPI.Member.listApplications, arguments: [.string("x")], error: .invalidArgs, mentions: ["\"\"", "\"s\""]),
+        BadCall(member: BrokerAPI.Member.getItems, arguments: [.string("org.example.fast1")], error: .invalidArgs, mentions: ["sa{sv}", "\"s\""]),
+        BadCall(member: BrokerAPI.Member.getItems, arguments: [.string("org.example.fast1"), .string("x")], error: .invalidArgs,
                 mentions: ["sa{sv}", "\"ss\""]),
-        BadCall(member: "GetItems", arguments: [.string("org.example.fast1"), none, .string("x")], error: .invalidArgs,
+        BadCall(member: BrokerAPI.Member.getItems, arguments: [.string("org.example.fast1"), none, .string("x")], error: .invalidArgs,
                 mentions: ["sa{sv}", "sa{sv}s"]),
-        BadCall(member: "GetItems", arguments: [.int32(1), none], error: .invalidArgs, mentions: ["sa{sv}", "ia{sv}"]),
-        BadCall(member: "GetAllItems", arguments: [], error: .invalidArgs, mentions: ["a{sv}", "\"\""]),
-        BadCall(member: "GetAllItems", arguments: [.dictionary(key: .string, value: .string, [])], error: .invalidArgs,
+        BadCall(member: BrokerAPI.Member.getItems, arguments: [.int32(1), none], error: .invalidArgs, mentions: ["sa{sv}", "ia{sv}"]),
+        BadCall(member: BrokerAPI.Member.getAllItems, arguments: [], error: .invalidArgs, mentions: ["a{sv}", "\"\""]),
+        BadCall(member: BrokerAPI.Member.getAllItems, arguments: [.dictionary(key: .string, value: .string, [])], error: .invalidArgs,
                 mentions: ["a{sv}", "a{ss}"]),
-        BadCall(member: "Perform", arguments: [.string("org.example.fast1"), .string("fast")], error: .invalidArgs,
+        BadCall(member: BrokerAPI.Member.perform, arguments: [.string("org.example.fast1"), .string("fast")], error: .invalidArgs,
                 mentions: ["ssa{sv}", "\"ss\""]),
-        BadCall(member: "Perform", arguments: [.string("org.example.fast1"), .string("fast"), .string("x")],
+        BadCall(member: BrokerAPI.Member.perform, arguments: [.string("org.example.fast1"), .string("fast"), .string("x")],
                 error: .invalidArgs, mentions: ["ssa{sv}", "sss"]),
-        BadCall(member: "Perform", arguments: [.string("org.example.fast1"), .string("fast"),
+        BadCall(member: BrokerAPI.Member.perform, arguments: [.string("org.example.fast1"), .string("fast"),
                                                .dictionary(key: .string, value: .string, [])],
                 error: .invalidArgs, mentions: ["ssa{sv}", "ssa{ss}"]),
-        BadCall(member: "Reload", arguments: [.uint32(1)], error: .invalidArgs, mentions: ["\"\"", "\"u\""]),
-        BadCall(path: appPath, interface: appInterface, member: "Perform", arguments: [.string("fast")],
+        BadCall(member: BrokerAPI.Member.reload, arguments: [.uint32(1)], error: .invalidArgs, mentions: ["\"\"", "\"u\""]),
+        BadCall(path: appPath, interface: appInterface, member: BrokerAPI.Member.perform, arguments: [.string("fast")],
                 error: .invalidArgs, mentions: ["sa{sv}", "\"s\""]),
-        BadCall(path: appPath, interface: appInterface, member: "Perform",
+        BadCall(path: appPath, interface: appInterface, member: BrokerAPI.Member.perform,
                 arguments: [.string("org.example.fast1"), .string("fast"), none], error: .invalidArgs,
                 mentions: ["sa{sv}", "ssa{sv}"]),
-        BadCall(interface: properties, member: "Get", arguments: [.string("org.quickactions.Broker1")],
+        BadCall(interface: properties, member: "Get", arguments: [.string(BrokerAPI.interface.rawValue)],
                 error: .invalidArgs, mentions: ["ss", "\"s\""]),
         BadCall(interface: properties, member: "GetAll", arguments: [.uint32(1)], error: .invalidArgs, mentions: ["\"u\""]),
-        BadCall(interface: properties, member: "Set", arguments: [.string("org.quickactions.Broker1"), .string("Version")],
+        BadCall(interface: properties, member: "Set", arguments: [.string(BrokerAPI.interface.rawValue), .string(BrokerAPI.Property.version)],
                 error: .invalidArgs, mentions: ["ssv", "\"ss\""]),
         BadCall(interface: "org.freedesktop.DBus.Introspectable", member: "Introspect", arguments: [.string("x")],
                 error: .invalidArgs, mentions: ["\"s\""]),
@@ -78,20 +80,20 @@ import Testing
     /// Every option of the wrong type (or out of range) on every method that takes options.
     static let wrongOptions: [BadCall] = {
         let bad: [(String, Value)] = [
-            ("locale", .uint32(3)), ("locale", nested(.string("de"), variants: 2)), ("limit", .string("3")),
-            ("limit", .int32(3)), ("timeout-ms", .int32(5)), ("timeout-ms", .uint32(0)), ("timeout-ms", .uint32(600_001)),
-            ("arguments", .string("x")), ("arguments", .array(.string, [.string("x")])),
-            ("arguments", .dictionary(key: .uint32, value: .variant, [])), ("activation-token", .boolean(true)),
+            (BrokerAPI.Option.locale, .uint32(3)), (BrokerAPI.Option.locale, nested(.string("de"), variants: 2)), (BrokerAPI.Option.limit, .string("3")),
+            (BrokerAPI.Option.limit, .int32(3)), (BrokerAPI.Option.timeoutMilliseconds, .int32(5)), (BrokerAPI.Option.timeoutMilliseconds, .uint32(0)), (BrokerAPI.Option.timeoutMilliseconds, .uint32(BrokerAPI.maximumTimeoutMilliseconds + 1)),
+            (BrokerAPI.Option.arguments, .string("x")), (BrokerAPI.Option.arguments, .array(.string, [.string("x")])),
+            (BrokerAPI.Option.arguments, .dictionary(key: .uint32, value: .variant, [])), (BrokerAPI.Option.activationToken, .boolean(true)),
         ]
         var calls: [BadCall] = []
         for (key, value) in bad {
             let options = with(key, value)
-            calls.append(BadCall(member: "GetItems", arguments: [.string("org.example.fast1"), options],
+            calls.append(BadCall(member: BrokerAPI.Member.getItems, arguments: [.string("org.example.fast1"), options],
                                  error: .invalidArgs, mentions: [key]))
-            calls.append(BadCall(member: "GetAllItems", arguments: [options], error: .invalidArgs, mentions: [key]))
-            calls.append(BadCall(member: "Perform", arguments: [.string("org.example.fast1"), .string("fast"), options],
+            calls.append(BadCall(member: BrokerAPI.Member.getAllItems, arguments: [options], error: .invalidArgs, mentions: [key]))
+            calls.append(BadCall(member: BrokerAPI.Member.perform, arguments: [.string("org.example.fast1"), .string("fast"), options],
                                  error: .invalidArgs, mentions: [key]))
-            calls.append(BadCall(path: appPath, interface: appInterface, member: "Perform",
+            calls.append(BadCall(path: appPath, interface: appInterface, member: BrokerAPI.Member.perform,
                                  arguments: [.string("fast"), options], error: .invalidArgs, mentions: [key]))
         }
         return calls
@@ -100,39 +102,39 @@ import Testing
     /// Empty and 256-byte names where the API takes names (a member name
     /// is 255 bytes at most on the bus, so the longest one there).
     static func names() throws -> [BadCall] { [
-        BadCall(member: "GetItems", arguments: [.string(""), none], error: "org.quickactions.Error.UnknownApplication",
+        BadCall(member: BrokerAPI.Member.getItems, arguments: [.string(""), none], error: BrokerAPI.ErrorNames.unknownApplication,
                 mentions: ["\"\""]),
-        BadCall(member: "GetItems", arguments: [.string(long), none], error: "org.quickactions.Error.UnknownApplication",
+        BadCall(member: BrokerAPI.Member.getItems, arguments: [.string(long), none], error: BrokerAPI.ErrorNames.unknownApplication,
                 mentions: [longQuoted]),
-        BadCall(member: "Perform", arguments: [.string(""), .string("fast"), none],
-                error: "org.quickactions.Error.UnknownApplication", mentions: ["\"\""]),
-        BadCall(member: "Perform", arguments: [.string(long), .string("fast"), none],
-                error: "org.quickactions.Error.UnknownApplication", mentions: [longQuoted]),
-        BadCall(member: "Perform", arguments: [.string("org.example.fast1"), .string(""), none],
-                error: "org.quickactions.Error.UnknownItem", mentions: ["\"\"", "org.example.fast1"]),
-        BadCall(member: "Perform", arguments: [.string("org.example.fast1"), .string(long), none],
-                error: "org.quickactions.Error.UnknownItem", mentions: [longQuoted]),
-        BadCall(path: appPath, interface: appInterface, member: "Perform", arguments: [.string(""), none],
-                error: "org.quickactions.Error.UnknownItem", mentions: ["\"\""]),
-        BadCall(path: appPath, interface: appInterface, member: "Perform", arguments: [.string(long), none],
-                error: "org.quickactions.Error.UnknownItem", mentions: [longQuoted]),
-        BadCall(path: try ObjectPath("/org/quickactions/Broker1/apps/\(long)"), interface: appInterface,
-                member: "Perform", arguments: [.string("fast"), none], error: .unknownObject,
-                mentions: ["/org/quickactions/Broker1/apps/\(long)".quoted()]),
-        BadCall(interface: properties, member: "Get", arguments: [.string("org.quickactions.Broker1"), .string("")],
+        BadCall(member: BrokerAPI.Member.perform, arguments: [.string(""), .string("fast"), none],
+                error: BrokerAPI.ErrorNames.unknownApplication, mentions: ["\"\""]),
+        BadCall(member: BrokerAPI.Member.perform, arguments: [.string(long), .string("fast"), none],
+                error: BrokerAPI.ErrorNames.unknownApplication, mentions: [longQuoted]),
+        BadCall(member: BrokerAPI.Member.perform, arguments: [.string("org.example.fast1"), .string(""), none],
+                error: BrokerAPI.ErrorNames.unknownItem, mentions: ["\"\"", "org.example.fast1"]),
+        BadCall(member: BrokerAPI.Member.perform, arguments: [.string("org.example.fast1"), .string(long), none],
+                error: BrokerAPI.ErrorNames.unknownItem, mentions: [longQuoted]),
+        BadCall(path: appPath, interface: appInterface, member: BrokerAPI.Member.perform, arguments: [.string(""), none],
+                error: BrokerAPI.ErrorNames.unknownItem, mentions: ["\"\""]),
+        BadCall(path: appPath, interface: appInterface, member: BrokerAPI.Member.perform, arguments: [.string(long), none],
+                error: BrokerAPI.ErrorNames.unknownItem, mentions: [longQuoted]),
+        BadCall(path: try ObjectPath("\(BrokerAPI.appsPath.rawValue)/\(long)"), interface: appInterface,
+                member: BrokerAPI.Member.perform, arguments: [.string("fast"), none], error: .unknownObject,
+                mentions: ["\(BrokerAPI.appsPath.rawValue)/\(long)".quoted()]),
+        BadCall(interface: properties, member: "Get", arguments: [.string(BrokerAPI.interface.rawValue), .string("")],
                 error: .unknownProperty, mentions: ["\"\""]),
-        BadCall(interface: properties, member: "Get", arguments: [.string("org.quickactions.Broker1"), .string(long)],
+        BadCall(interface: properties, member: "Get", arguments: [.string(BrokerAPI.interface.rawValue), .string(long)],
                 error: .unknownProperty, mentions: [longQuoted]),
-        BadCall(interface: properties, member: "Get", arguments: [.string(""), .string("Version")],
+        BadCall(interface: properties, member: "Get", arguments: [.string(""), .string(BrokerAPI.Property.version)],
                 error: .unknownInterface, mentions: ["\"\""]),
         BadCall(interface: properties, member: "GetAll", arguments: [.string(long)], error: .unknownInterface,
                 mentions: [longQuoted]),
         BadCall(interface: properties, member: "Set",
-                arguments: [.string("org.quickactions.Broker1"), .string("Version"), .variant(.string("9"))],
-                error: .propertyReadOnly, mentions: ["Version"]),
+                arguments: [.string(BrokerAPI.interface.rawValue), .string(BrokerAPI.Property.version), .variant(.string("9"))],
+                error: .propertyReadOnly, mentions: [BrokerAPI.Property.version]),
         BadCall(interface: properties, member: "Set",
-                arguments: [.string("org.quickactions.Broker1"), .string("PendingPerforms"), .variant(.uint32(0))],
-                error: .propertyReadOnly, mentions: ["PendingPerforms"]),
+                arguments: [.string(BrokerAPI.interface.rawValue), .string(BrokerAPI.Property.pendingPerforms), .variant(.uint32(0))],
+                error: .propertyReadOnly, mentions: [BrokerAPI.Property.pendingPerforms]),
         BadCall(member: try MemberName(String(long.dropLast())), arguments: [], error: .unknownMethod,
                 mentions: [String(long.dropLast())]),
     ] }
@@ -140,18 +142,18 @@ import Testing
     /// Nesting at the bus's limit of 64 containers, variants included.
     static let deep: [BadCall] = [
         // a{sv} is two containers, so 62 variants make 64.
-        BadCall(member: "GetItems", arguments: [.string("org.example.fast1"),
-                                                 with("locale", nested(.string("de"), variants: 61))],
-                error: .invalidArgs, mentions: ["locale", "\"v\""]),
-        BadCall(member: "Perform", arguments: [.string("org.example.fast1"), .string("fast"),
-                                                with("timeout-ms", nested(.uint32(5), variants: 61))],
-                error: .invalidArgs, mentions: ["timeout-ms", "\"v\""]),
-        BadCall(member: "Perform", arguments: [.string("org.example.fast1"), .string("fast"),
-                                                with("activation-token", nested(.string("t"), variants: 61))],
-                error: .invalidArgs, mentions: ["activation-token", "\"v\""]),
-        BadCall(member: "Perform", arguments: [.string("org.example.fast1"), .string("fast"),
-                                                with("arguments", nested(.string("x"), variants: 61))],
-                error: .invalidArgs, mentions: ["arguments"]),
+        BadCall(member: BrokerAPI.Member.getItems, arguments: [.string("org.example.fast1"),
+                                                 with(BrokerAPI.Option.locale, nested(.string("de"), variants: 61))],
+                error: .invalidArgs, mentions: [BrokerAPI.Option.locale, "\"v\""]),
+        BadCall(member: BrokerAPI.Member.perform, arguments: [.string("org.example.fast1"), .string("fast"),
+                                                with(BrokerAPI.Option.timeoutMilliseconds, nested(.uint32(5), variants: 61))],
+                error: .invalidArgs, mentions: [BrokerAPI.Option.timeoutMilliseconds, "\"v\""]),
+        BadCall(member: BrokerAPI.Member.perform, arguments: [.string("org.example.fast1"), .string("fast"),
+                                                with(BrokerAPI.Option.activationToken, nested(.string("t"), variants: 61))],
+                error: .invalidArgs, mentions: [BrokerAPI.Option.activationToken, "\"v\""]),
+        BadCall(member: BrokerAPI.Member.perform, arguments: [.string("org.example.fast1"), .string("fast"),
+                                                with(BrokerAPI.Option.arguments, nested(.string("x"), variants: 61))],
+                error: .invalidArgs, mentions: [BrokerAPI.Option.arguments]),
     ]
 
     static func check(_ table: [BadCall], _ client: BrokerClient) async throws {
@@ -197,21 +199,21 @@ import Testing
         let client = try BrokerClient(harness)
         try await Self.check(Self.deep, client)
         // An unknown option nested as deep is ignored.
-        let items = try await client.call("GetItems", [.string("org.example.fast1"),
+        let items = try await client.call(BrokerAPI.Member.getItems, [.string("org.example.fast1"),
                                                       Self.with("x-unknown", Self.nested(.string("?"), variants: 61))])
         #expect(items.first?.array?.count == Apps.fast("org.example.fast1").items.count)
         // Variants inside `arguments` are looked through, at the bus's depth limit:
         // options a{sv} v, arguments a{sv} v: six containers, 58 more variants.
         let arguments = BrokerClient.options([("deep", Self.nested(.int32(7), variants: 57))])
-        let echoed = try await client.perform("org.example.swift", "echo-items", Self.with("arguments", arguments))
+        let echoed = try await client.perform("org.example.swift", "echo-items", Self.with(BrokerAPI.Option.arguments, arguments))
         #expect(echoed.success, "\(echoed)")
         let stored = try await client.items("org.example.swift").last
         #expect(stored?["user-info"]?.dictionary?[.string("deep")]?.unwrappedVariant == .int64(7), "\(String(describing: stored))")
         // One variant more is past the bus's limit: our binding will not even send it.
         #expect(throws: DBusError.self) {
             try Message.methodCall(destination: BrokerClient.broker, path: BrokerClient.root,
-                                   interface: Self.rootInterface, member: "GetItems")
-                .append([.string("org.example.fast1"), Self.with("locale", Self.nested(.string("de"), variants: 62))])
+                                   interface: Self.rootInterface, member: BrokerAPI.Member.getItems)
+                .append([.string("org.example.fast1"), Self.with(BrokerAPI.Option.locale, Self.nested(.string("de"), variants: 62))])
         }
     }
 
@@ -225,7 +227,7 @@ import Testing
         let limit = ItemLimits.maximumUserInfoBytes
         let overhead = DynamicItemCoder.encodedSize(of: .dictionary(["blob": .bytes([])]))
         func arguments(_ bytes: Int) -> Value {
-            Self.with("arguments", BrokerClient.options([("blob", .array(.byte, Array(repeating: .byte(7), count: bytes)))]))
+            Self.with(BrokerAPI.Option.arguments, BrokerClient.options([("blob", .array(.byte, Array(repeating: .byte(7), count: bytes)))]))
         }
         let atLimit = try await client.perform("org.example.fast1", "fast", arguments(limit - overhead))
         #expect(atLimit.success)

@@ -1,6 +1,7 @@
 import DBus
 import Foundation
 import Glibc
+import QuickActionsBundles
 import QuickActionsModel
 import QuickActionsTestSupport
 import Testing

@@ -1,4 +1,5 @@
 import DBus
+import QuickActionsAPI
 import Foundation
 import QuickActionsTestSupport
 import Testing
@@ -52,7 +53,7 @@ import Testing
             // later call is answered, all 250 are pending.
             for leaver in leavers {
                 _ = try await leaver.call(destination: BrokerClient.broker, path: BrokerClient.root,
-                                          interface: BrokerClient.interface, member: "ListApplications")
+                                          interface: BrokerClient.interface, member: BrokerAPI.Member.listApplications)
             }
             let names = leavers.map(\.uniqueName)
             let dropped = occurrences(of: "dropped its \(Self.perConnection) pending Perform(s)", in: harness.log)

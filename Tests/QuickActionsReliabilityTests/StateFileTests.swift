@@ -1,4 +1,5 @@
 import Foundation
+import QuickActionsBundles
 import QuickActionsModel
 import QuickActionsTestSupport
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import QuickActionsBundles
 import QuickActionsModel
 import QuickActionsTestSupport
 import Testing

@@ -1,8 +1,9 @@
 // libFuzzer target: bundle reading, `BundleManifest.parse(infoPlist:path:)` and
 // `StringsTable.parse(_:)`.
 //
-// Built by Fuzz/run.sh together with every source of QuickActionsModel into one binary. Every
-// input goes to both parsers (each refuses the other's files at once). Properties checked:
+// Built by Fuzz/run.sh together with every source of QuickActionsModel and QuickActionsBundles
+// into one binary. Every input goes to both parsers (each refuses the other's files at once).
+// Properties checked:
 //
 // 1. Both return a value or throw their typed error; they never crash, hang or leak.
 // 2. An accepted manifest keeps the promises its type makes: a valid app id, an executable that

@@ -1,7 +1,7 @@
 // libFuzzer target: the dynamic-item store's file format (`DynamicItemCoder`).
 //
-// Built by Fuzz/run.sh together with every source of QuickActionsModel into one binary, so
-// internal API (`CRC32`) is visible. Properties checked on every input:
+// Built by Fuzz/run.sh together with every source of QuickActionsModel and QuickActionsBundles
+// into one binary, so internal API (`CRC32`) is visible. Properties checked on every input:
 //
 // 1. `decode` returns items or throws `StoreFormatError`; it never crashes, hangs or leaks.
 // 2. Anything `decode` accepts in the current format version re-encodes to exactly the bytes it

@@ -6,6 +6,7 @@ import Locking
 import QuickActionsAPI
 import QuickActionsHost
 import QuickActionsHostProtocol
+import QuickActionsBundles
 import QuickActionsModel
 
 /// One app's plugin in a `quickactions-host` process of its own (dbus/org.quickactions.Host1.xml).

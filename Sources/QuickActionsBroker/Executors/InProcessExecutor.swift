@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Locking
 import QuickActionsHost
+import QuickActionsBundles
 import QuickActionsModel
 
 /// A plugin loaded into the broker (the opt-in mode for plugins a user trusts), called on a

@@ -47,14 +47,14 @@ public struct Application: Sendable, Equatable {
             guard let properties = interfaces.dictionary?[.string(BrokerAPI.applicationInterface.rawValue)]?.dictionary else {
                 continue
             }
-            guard let id = properties[.string("Id")]?.string else {
-                throw .failed("the broker's object \(path.objectPath?.rawValue ?? "?") has no string Id")
+            guard let id = properties[.string(BrokerAPI.Property.id)]?.string else {
+                throw .failed("the broker's object \(path.objectPath?.rawValue ?? "?") has no string \(BrokerAPI.Property.id)")
             }
             apps.append(Application(
-                id: id, name: properties[.string("Name")]?.string ?? "",
-                icon: properties[.string("Icon")]?.string ?? "",
-                version: properties[.string("Version")]?.string ?? "",
-                loaded: properties[.string("Loaded")]?.bool ?? false))
+                id: id, name: properties[.string(BrokerAPI.Property.name)]?.string ?? "",
+                icon: properties[.string(BrokerAPI.Property.icon)]?.string ?? "",
+                version: properties[.string(BrokerAPI.Property.version)]?.string ?? "",
+                loaded: properties[.string(BrokerAPI.Property.loaded)]?.bool ?? false))
         }
         return apps.sorted { $0.id < $1.id }
     }

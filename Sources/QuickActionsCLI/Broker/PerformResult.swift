@@ -1,4 +1,5 @@
 import DBus
+import QuickActionsAPI
 
 /// What `Perform` answered: the plugin's success and the result dictionary
 /// (`message` when the plugin gave one, `activation`).
@@ -24,8 +25,8 @@ public struct PerformResult: Sendable, Equatable {
             throw .failed("the broker answered Perform with (\(signature)), not (ba{sv})")
         }
         self.success = success
-        message = fields[.string("message")]?.string
-        activation = fields[.string("activation")]?.string
+        message = fields[.string(BrokerAPI.ResultKey.message)]?.string
+        activation = fields[.string(BrokerAPI.ResultKey.activation)]?.string
         raw = values[1]
     }
 }

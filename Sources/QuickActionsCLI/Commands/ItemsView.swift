@@ -1,3 +1,5 @@
+import QuickActionsAPI
+
 /// How apps and items look on a terminal: aligned columns fitted to the width.
 enum ItemsView {
     /// The item columns `list` and `watch` show.
@@ -7,7 +9,7 @@ enum ItemsView {
             Table.Column("SUBTITLE", flexible: true, style: { $0.dim($1) }),
             Table.Column("ID", flexible: true),
             Table.Column("ICON", flexible: true, style: { $0.dim($1) }),
-            Table.Column("ORIGIN", style: { style, text in text == "dynamic" ? style.cyan(text) : text }),
+            Table.Column("ORIGIN", style: { style, text in text == ItemKey.Origin.dynamic ? style.cyan(text) : text }),
         ]
     }
 

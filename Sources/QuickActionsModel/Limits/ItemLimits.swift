@@ -1,7 +1,7 @@
 /// The limits on items a plugin may store, enforced before anything is written.
 ///
 /// Sizes are UTF-8 bytes. The user info's size is its size in the store's encoding
-/// (`DynamicItemCoder.encodedSize(of:)`); its depth counts the user-info dictionary itself as
+/// (`UserInfoValue.encodedSize`); its depth counts the user-info dictionary itself as
 /// level 1 (`UserInfoValue.depth`), so `["a": 1]` is 2 levels deep.
 public enum ItemLimits {
     /// Dynamic items per app.
@@ -64,7 +64,7 @@ public enum ItemLimits {
         if depth > maximumUserInfoDepth {
             throw .tooDeep(index: index, depth: depth)
         }
-        let size = DynamicItemCoder.encodedSize(of: userInfo)
+        let size = userInfo.encodedSize
         if size > maximumUserInfoBytes {
             throw .tooLarge(index: index, field: .userInfo, bytes: size)
         }
@@ -127,7 +127,7 @@ public enum ItemLimitError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The reason alone, for messages that name the item another way.
-    var reasonWithoutIndex: String {
+    package var reasonWithoutIndex: String {
         switch self {
         case .tooManyItems(let count):
             return "\(count) items, more than the \(ItemLimits.maximumItems) an app may have"

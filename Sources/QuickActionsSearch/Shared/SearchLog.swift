@@ -1,6 +1,9 @@
+import QuickActionsModel
+
 /// Where the bridges report what went wrong: quickactionsd passes its log.
 public struct SearchLog: Sendable {
-    public enum Level: Sendable { case debug, info, warning, error }
+    /// The model core's ``LogLevel``, the one level type of the broker, its plugins and bridges.
+    public typealias Level = LogLevel
 
     private let sink: @Sendable (Level, String) -> Void
 

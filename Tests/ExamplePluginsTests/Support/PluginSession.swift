@@ -2,6 +2,7 @@ import Locking
 import Dispatch
 import Foundation
 import QuickActionsHost
+import QuickActionsBundles
 import QuickActionsModel
 import QuickActionsTestSupport
 

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
+import QuickActionsBundles
 import QuickActionsModel
 import QuickActionsTestSupport
 import Testing

@@ -1,4 +1,5 @@
 import DBus
+import QuickActionsAPI
 import Foundation
 import QuickActionsTestSupport
 import Testing
@@ -69,30 +70,30 @@ import Testing
     }
 
     static let badCalls: [BadCall] = [
-        BadCall(member: "GetItems", arguments: [.string("org.example.nothing"), noOptions],
-                error: "org.quickactions.Error.UnknownApplication", mentions: "org.example.nothing"),
-        BadCall(member: "GetItems", arguments: [.string("org.example.swift"), options([("limit", .string("3"))])],
+        BadCall(member: BrokerAPI.Member.getItems, arguments: [.string("org.example.nothing"), noOptions],
+                error: BrokerAPI.ErrorNames.unknownApplication, mentions: "org.example.nothing"),
+        BadCall(member: BrokerAPI.Member.getItems, arguments: [.string("org.example.swift"), options([("limit", .string("3"))])],
                 error: .invalidArgs, mentions: "limit"),
-        BadCall(member: "GetItems", arguments: [.string("org.example.swift")], error: .invalidArgs, mentions: "sa{sv}"),
-        BadCall(member: "GetAllItems", arguments: [options([("locale", .uint32(3))])], error: .invalidArgs, mentions: "locale"),
-        BadCall(member: "Perform", arguments: [.string("org.example.swift"), .string("nope"), noOptions],
-                error: "org.quickactions.Error.UnknownItem", mentions: "nope"),
-        BadCall(member: "Perform", arguments: [.string(""), .string("hello"), noOptions],
-                error: "org.quickactions.Error.UnknownApplication", mentions: "\"\""),
-        BadCall(member: "Perform", arguments: [.string(String(repeating: "a", count: 256)), .string("hello"), noOptions],
-                error: "org.quickactions.Error.UnknownApplication", mentions: "aaaa"),
-        BadCall(member: "Perform", arguments: [.string("org.example.swift"), .string("hello"), options([("timeout-ms", .uint32(0))])],
+        BadCall(member: BrokerAPI.Member.getItems, arguments: [.string("org.example.swift")], error: .invalidArgs, mentions: "sa{sv}"),
+        BadCall(member: BrokerAPI.Member.getAllItems, arguments: [options([("locale", .uint32(3))])], error: .invalidArgs, mentions: "locale"),
+        BadCall(member: BrokerAPI.Member.perform, arguments: [.string("org.example.swift"), .string("nope"), noOptions],
+                error: BrokerAPI.ErrorNames.unknownItem, mentions: "nope"),
+        BadCall(member: BrokerAPI.Member.perform, arguments: [.string(""), .string("hello"), noOptions],
+                error: BrokerAPI.ErrorNames.unknownApplication, mentions: "\"\""),
+        BadCall(member: BrokerAPI.Member.perform, arguments: [.string(String(repeating: "a", count: 256)), .string("hello"), noOptions],
+                error: BrokerAPI.ErrorNames.unknownApplication, mentions: "aaaa"),
+        BadCall(member: BrokerAPI.Member.perform, arguments: [.string("org.example.swift"), .string("hello"), options([("timeout-ms", .uint32(0))])],
                 error: .invalidArgs, mentions: "timeout-ms"),
-        BadCall(member: "Perform", arguments: [.string("org.example.swift"), .string("hello"),
+        BadCall(member: BrokerAPI.Member.perform, arguments: [.string("org.example.swift"), .string("hello"),
                                                options([("timeout-ms", .int32(5))])],
                 error: .invalidArgs, mentions: "timeout-ms"),
-        BadCall(member: "Perform", arguments: [.string("org.example.swift"), .string("hello"),
+        BadCall(member: BrokerAPI.Member.perform, arguments: [.string("org.example.swift"), .string("hello"),
                                                options([("arguments", options([("where", .objectPath("/x"))]))])],
                 error: .invalidArgs, mentions: "arguments.where"),
-        BadCall(member: "Perform", arguments: [.string("org.example.swift"), .string("hello"),
+        BadCall(member: BrokerAPI.Member.perform, arguments: [.string("org.example.swift"), .string("hello"),
                                                options([("arguments", .string("x"))])],
                 error: .invalidArgs, mentions: "arguments"),
-        BadCall(member: "Perform", arguments: [.string("org.example.swift"), .string("hello"),
+        BadCall(member: BrokerAPI.Member.perform, arguments: [.string("org.example.swift"), .string("hello"),
                                                options([("activation-token", .boolean(true))])],
                 error: .invalidArgs, mentions: "activation-token"),
         BadCall(member: "Nope", arguments: [], error: .unknownMethod, mentions: "Nope"),
@@ -103,8 +104,8 @@ import Testing
         let broker = try await BrokerHarness(bundles: [Fixtures.swiftApp])
         let client = try Connection(.address(broker.bus.address))
         do {
-            let reply = try await client.call(destination: "org.quickactions.Broker1", path: "/org/quickactions/Broker1",
-                                              interface: "org.quickactions.Broker1", member: bad.member, bad.arguments)
+            let reply = try await client.call(destination: BrokerAPI.busName, path: BrokerAPI.rootPath,
+                                              interface: BrokerAPI.interface, member: bad.member, bad.arguments)
             Issue.record("expected \(bad.error.rawValue), got \(reply)")
         } catch {
             #expect(error.name == bad.error)

@@ -1,4 +1,5 @@
 import DBus
+import QuickActionsAPI
 import Foundation
 import QuickActionsTestSupport
 import Testing
@@ -6,9 +7,9 @@ import Testing
 /// Perform end to end: launch and resume, completions, timeouts, failures,
 /// dynamic items and their signals.
 @Suite struct PerformTests {
-    static let broker: BusName = "org.quickactions.Broker1"
-    static let root: ObjectPath = "/org/quickactions/Broker1"
-    static let interface: InterfaceName = "org.quickactions.Broker1"
+    static let broker = BrokerAPI.busName
+    static let root = BrokerAPI.rootPath
+    static let interface = BrokerAPI.interface
 
     static func options(_ entries: [(String, Value)] = []) -> Value {
         .dictionary(key: .string, value: .variant, entries.map { DictionaryEntry(.string($0.0), .variant($0.1)) })
@@ -17,7 +18,7 @@ import Testing
     static func perform(
         _ client: Connection, _ app: String, _ type: String, _ options: Value = options()
     ) async throws(DBusError) -> (success: Bool, result: [String: Value]) {
-        let reply = try await client.call(destination: broker, path: root, interface: interface, member: "Perform",
+        let reply = try await client.call(destination: broker, path: root, interface: interface, member: BrokerAPI.Member.perform,
                                           [.string(app), .string(type), options], timeout: .seconds(30))
         guard reply.count == 2, case .boolean(let success) = reply[0],
               case .dictionary(_, _, let entries) = reply[1] else {
@@ -81,14 +82,14 @@ import Testing
             let other = try await Self.perform(client, "org.example.c", "succeed")
             #expect(other.success)
             let listed = try await client.call(destination: Self.broker, path: Self.root, interface: Self.interface,
-                                               member: "GetAllItems", [Self.options()])
+                                               member: BrokerAPI.Member.getAllItems, [Self.options()])
             #expect(listed.count == 1)
         }
         do {
             let answer = try await stuck
             Issue.record("a never-completing Perform returned \(answer)")
         } catch let error as DBusError {
-            #expect(error.name == "org.quickactions.Error.Timeout")
+            #expect(error.name == BrokerAPI.ErrorNames.timeout)
             #expect(error.message.contains("3000 ms"))
         }
     }
@@ -100,7 +101,7 @@ import Testing
             _ = try await Self.perform(client, "org.example.broken", "hello")
             Issue.record("a plugin whose init fails performed")
         } catch {
-            #expect(error.name == "org.quickactions.Error.PluginFailed")
+            #expect(error.name == BrokerAPI.ErrorNames.pluginFailed)
             #expect(error.message.contains("org.example.broken"))
             #expect(error.message.contains("libQATestInitFails.so"))
         }
@@ -119,7 +120,7 @@ import Testing
         let harness = try await BrokerHarness(bundles: [Fixtures.swiftApp])
         let client = try Connection(.address(harness.bus.address))
         let signals = AsyncStream<String>.makeStream()
-        let itemsChanged = try await client.subscribe(MatchRule(interface: Self.interface, member: "ItemsChanged")) { message in
+        let itemsChanged = try await client.subscribe(MatchRule(interface: Self.interface, member: BrokerAPI.Signal.itemsChanged)) { message in
             signals.continuation.yield("ItemsChanged \((try? message.arguments())?.first?.string ?? "")")
         }
         let propertiesChanged = try await client.subscribe(
@@ -138,7 +139,7 @@ import Testing
         // A listing before the change fills the broker's listing cache...
         func allItemsCount() async throws -> Int {
             let reply = try await client.call(destination: Self.broker, path: Self.root, interface: Self.interface,
-                                              member: "GetAllItems", [Self.options()])
+                                              member: BrokerAPI.Member.getAllItems, [Self.options()])
             guard case .array(_, let groups)? = reply.first, case .structure(let fields)? = groups.first,
                   case .array(_, let items) = fields[1] else { return -1 }
             return items.count
@@ -158,7 +159,7 @@ import Testing
         #expect(seen.contains("PropertiesChanged Items"))
 
         let items = try await client.call(destination: Self.broker, path: Self.root, interface: Self.interface,
-                                          member: "GetItems", [.string("org.example.swift"), Self.options()])
+                                          member: BrokerAPI.Member.getItems, [.string("org.example.swift"), Self.options()])
         guard case .array(_, let list)? = items.first else {
             Issue.record("GetItems returned \(items)")
             return
@@ -204,13 +205,13 @@ import Testing
         let leaver = try Connection(.address(harness.bus.address))
         for _ in 0..<50 {
             let message = try Message.methodCall(destination: Self.broker, path: Self.root, interface: Self.interface,
-                                                 member: "Perform")
+                                                 member: BrokerAPI.Member.perform)
             try message.append([.string("org.example.swift"), .string("never"), Self.options()])
             leaver.call(message, timeout: .seconds(60)) { _ in }
         }
         // The broker has them all once a later call from the same caller is answered.
         _ = try await leaver.call(destination: Self.broker, path: Self.root, interface: Self.interface,
-                                  member: "ListApplications")
+                                  member: BrokerAPI.Member.listApplications)
         leaver.close()
         #expect(await eventually { harness.log.contains("dropped its 50 pending Perform(s)") }, "\(harness.log)")
         let after = try await Self.perform(client, "org.example.swift", "hello")
@@ -225,7 +226,7 @@ import Testing
         let outcomes = Outcomes()
         for _ in 0..<300 {
             let message = try Message.methodCall(destination: Self.broker, path: Self.root, interface: Self.interface,
-                                                 member: "Perform")
+                                                 member: BrokerAPI.Member.perform)
             try message.append([.string("org.example.swift"), .string("never"), Self.options()])
             greedy.call(message, timeout: .seconds(60)) { result in
                 if case .failure(let error) = result { outcomes.record(error.name.rawValue) }

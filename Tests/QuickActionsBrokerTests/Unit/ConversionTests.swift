@@ -1,4 +1,5 @@
 import DBus
+import QuickActionsAPI
 import QuickActionsModel
 import Testing
 @testable import QuickActionsBroker
@@ -31,7 +32,7 @@ import QuickActionsHostProtocol
             "text": .string("hi"), "flag": .bool(false), "number": .int(Int64.min), "ratio": .double(-0.0),
             "bytes": .bytes([0, 255]), "list": .array([.array([.int(1)]), .dictionary(["a": .string("b")])]),
         ]
-        let received = try UserInfoConversion.userInfo(UserInfoConversion.value(sent), option: "arguments")
+        let received = try UserInfoConversion.userInfo(UserInfoConversion.value(sent), option: BrokerAPI.Option.arguments)
         #expect(received == sent)
     }
 
@@ -59,7 +60,7 @@ import QuickActionsHostProtocol
     @Test(arguments: refused)
     func callerDataOfOtherTypesIsRefusedNamingTheKey(_ case_: Refused) {
         #expect {
-            _ = try UserInfoConversion.userInfo(case_.value, option: "arguments")
+            _ = try UserInfoConversion.userInfo(case_.value, option: BrokerAPI.Option.arguments)
         } throws: { error in
             guard let error = error as? DBusError else { return false }
             return error.name == .invalidArgs && error.message.contains(case_.mentions)
@@ -69,20 +70,25 @@ import QuickActionsHostProtocol
     @Test func userInfoAtTheDepthLimitIsAccepted() throws {
         // deep(n) is n levels by itself; inside the arguments dictionary it is one more.
         let limit = ItemLimits.maximumUserInfoDepth
-        let info = try UserInfoConversion.userInfo(Self.options([("deep", Self.deep(limit - 1))]), option: "arguments")
+        let info = try UserInfoConversion.userInfo(Self.options([("deep", Self.deep(limit - 1))]), option: BrokerAPI.Option.arguments)
         #expect(UserInfoValue.dictionary(info).depth == limit)
     }
 
     @Test func optionsAreTypedAndUnknownOnesIgnored() throws {
         let options = try CallOptions(Self.options([
-            ("locale", .string("de")), ("limit", .uint32(2)), ("timeout-ms", .uint32(600_000)),
-            ("activation-token", .string("t")), ("future-option", .int32(1)),
+            (BrokerAPI.Option.locale, .string("de")), (BrokerAPI.Option.limit, .uint32(2)),
+            (BrokerAPI.Option.timeoutMilliseconds, .uint32(BrokerAPI.maximumTimeoutMilliseconds)),
+            (BrokerAPI.Option.activationToken, .string("t")), ("future-option", .int32(1)),
         ]))
         #expect(options.locale == "de")
         #expect(options.limit == 2)
         #expect(options.timeoutMilliseconds == 600_000)
         #expect(options.activationToken == "t")
-        #expect(throws: DBusError.self) { try CallOptions(Self.options([("timeout-ms", .uint32(600_001))])) }
-        #expect(throws: DBusError.self) { try CallOptions(Self.options([("limit", .int32(2))])) }
+        #expect(throws: DBusError.self) {
+            try CallOptions(Self.options([
+                (BrokerAPI.Option.timeoutMilliseconds, .uint32(BrokerAPI.maximumTimeoutMilliseconds + 1)),
+            ]))
+        }
+        #expect(throws: DBusError.self) { try CallOptions(Self.options([(BrokerAPI.Option.limit, .int32(2))])) }
     }
 }

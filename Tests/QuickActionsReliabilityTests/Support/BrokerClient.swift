@@ -1,13 +1,14 @@
 import DBus
 import Foundation
+import QuickActionsAPI
 import QuickActionsTestSupport
 
 /// A client of the broker under test on its private bus, speaking our own
 /// D-Bus binding: calls, Perform, the PendingPerforms property.
 struct BrokerClient: Sendable {
-    static let broker: BusName = "org.quickactions.Broker1"
-    static let root: ObjectPath = "/org/quickactions/Broker1"
-    static let interface: InterfaceName = "org.quickactions.Broker1"
+    static let broker = BrokerAPI.busName
+    static let root = BrokerAPI.rootPath
+    static let interface = BrokerAPI.interface
 
     let connection: Connection
 
@@ -22,7 +23,7 @@ struct BrokerClient: Sendable {
 
     /// A Perform call as a message, for sending without waiting.
     static func performMessage(_ app: String, _ type: String, _ options: Value = options()) throws -> Message {
-        let message = try Message.methodCall(destination: broker, path: root, interface: interface, member: "Perform")
+        let message = try Message.methodCall(destination: broker, path: root, interface: interface, member: BrokerAPI.Member.perform)
         try message.append([.string(app), .string(type), options])
         return message
     }
@@ -32,7 +33,7 @@ struct BrokerClient: Sendable {
         _ app: String, _ type: String, _ options: Value = options()
     ) async throws(DBusError) -> (success: Bool, result: [String: Value]) {
         let reply = try await connection.call(
-            destination: Self.broker, path: Self.root, interface: Self.interface, member: "Perform",
+            destination: Self.broker, path: Self.root, interface: Self.interface, member: BrokerAPI.Member.perform,
             [.string(app), .string(type), options], timeout: .seconds(60))
         return try Self.performResult(reply)
     }
@@ -58,7 +59,7 @@ struct BrokerClient: Sendable {
     func pendingPerforms() async throws(DBusError) -> UInt32 {
         let reply = try await connection.call(
             destination: Self.broker, path: Self.root, interface: "org.freedesktop.DBus.Properties", member: "Get",
-            [.string(Self.interface.rawValue), .string("PendingPerforms")])
+            [.string(Self.interface.rawValue), .string(BrokerAPI.Property.pendingPerforms)])
         guard case .uint32(let count)? = reply.first?.unwrappedVariant else {
             throw DBusError(.failed, "PendingPerforms is not a u: \(reply)")
         }
@@ -78,13 +79,13 @@ struct BrokerClient: Sendable {
 
     /// The app ids ListApplications gives: proof the broker still serves.
     func applicationIDs() async throws(DBusError) -> [String] {
-        let reply = try await call("ListApplications")
+        let reply = try await call(BrokerAPI.Member.listApplications)
         return reply.first?.array?.compactMap { $0.structure?.first?.string } ?? []
     }
 
     /// One app's items (GetItems) as dictionaries with unwrapped values.
     func items(_ app: String) async throws(DBusError) -> [[String: Value]] {
-        let reply = try await call("GetItems", [.string(app), Self.options()])
+        let reply = try await call(BrokerAPI.Member.getItems, [.string(app), Self.options()])
         return (reply.first?.array ?? []).map { item in
             var fields: [String: Value] = [:]
             for (key, value) in item.dictionary ?? [:] {

@@ -1,4 +1,5 @@
 import DBus
+import QuickActionsAPI
 import Foundation
 import QuickActionsModel
 
@@ -27,12 +28,12 @@ enum ChurnList {
 
     /// The dynamic items of a GetItems answer in the form `version(of:)` reads.
     static func dynamic(_ items: [[String: Value]]) -> [(type: String, title: String, info: [String: Int64])] {
-        items.filter { $0["origin"]?.string == "dynamic" }.map { item in
+        items.filter { $0[ItemKey.origin]?.string == ItemKey.Origin.dynamic }.map { item in
             var info: [String: Int64] = [:]
-            for (key, value) in item["user-info"]?.dictionary ?? [:] {
+            for (key, value) in item[ItemKey.userInfo]?.dictionary ?? [:] {
                 if let key = key.string, let number = value.unwrappedVariant.int64 { info[key] = number }
             }
-            return (item["type"]?.string ?? "", item["title"]?.string ?? "", info)
+            return (item[ItemKey.type]?.string ?? "", item[ItemKey.title]?.string ?? "", info)
         }
     }
 

@@ -1,4 +1,5 @@
 import DBus
+import QuickActionsAPI
 import Foundation
 import Synchronization
 
@@ -30,8 +31,8 @@ struct PerformLoad: Sendable {
         let stuck = isStuck(index)
         let app = stuck ? stuckApp : fastApps[index % fastApps.count]
         return try BrokerClient.performMessage(app, stuck ? "never" : "fast", BrokerClient.options([
-            ("activation-token", .string("call-\(index)")),
-            ("timeout-ms", .uint32(stuck ? timeoutMilliseconds : 60_000)),
+            (BrokerAPI.Option.activationToken, .string("call-\(index)")),
+            (BrokerAPI.Option.timeoutMilliseconds, .uint32(stuck ? timeoutMilliseconds : 60_000)),
         ]))
     }
 
@@ -39,15 +40,15 @@ struct PerformLoad: Sendable {
     func check(_ index: Int, _ outcome: Result<Message, DBusError>) -> String? {
         switch (isStuck(index), outcome) {
         case (true, .failure(let error)):
-            guard error.name.rawValue == "org.quickactions.Error.Timeout",
+            guard error.name == BrokerAPI.ErrorNames.timeout,
                   error.message.contains("\(timeoutMilliseconds) ms") else { return "call \(index): \(error)" }
             return nil
         case (false, .success(let reply)):
             do {
                 let (success, result) = try BrokerClient.performResult(try reply.arguments())
-                let activation = result["activation"]?.string ?? ""
-                guard success, result["message"]?.string == "fast fast call-\(index)",
-                      activation == "launch" || activation == "resume" else {
+                let activation = result[BrokerAPI.ResultKey.activation]?.string ?? ""
+                guard success, result[BrokerAPI.ResultKey.message]?.string == "fast fast call-\(index)",
+                      activation == BrokerAPI.Activation.launch || activation == BrokerAPI.Activation.resume else {
                     return "call \(index): success=\(success) result=\(result)"
                 }
                 return nil

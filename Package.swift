@@ -111,7 +111,7 @@ var package = Package(
             linkerSettings: [.linkedLibrary("dbus-1")]
         ),
         .executableTarget(
-            name: "quickactions-bench", dependencies: ["DBus", "QuickActionsBroker", "QuickActionsTestSupport", "Locking"],
+            name: "quickactions-bench", dependencies: ["DBus", "QuickActionsAPI", "QuickActionsBroker", "QuickActionsTestSupport", "Locking"],
             swiftSettings: strict),
 
         // MARK: Test support and tests

@@ -51,11 +51,14 @@ enum ProcessStats {
 struct MemoryUse: Codable, Sendable {
     var resident: Double
     var proportional: Double
+    /// Pages only this process maps (USS: Private_Clean + Private_Dirty): what ending it frees.
+    var unique: Double = 0
 
     static let zero = MemoryUse(resident: 0, proportional: 0)
 
     static func + (left: MemoryUse, right: MemoryUse) -> MemoryUse {
-        MemoryUse(resident: left.resident + right.resident, proportional: left.proportional + right.proportional)
+        MemoryUse(resident: left.resident + right.resident, proportional: left.proportional + right.proportional,
+                  unique: left.unique + right.unique)
     }
 
     /// Reads the `Rss:` and `Pss:` lines of smaps_rollup ("Rss:   1234 kB"); nil when the
@@ -63,19 +66,22 @@ struct MemoryUse: Codable, Sendable {
     init?(smapsRollup text: String) {
         var rss: Double?
         var pss: Double?
+        var unique = 0.0
         for line in text.split(separator: "\n") {
             let parts = line.split(separator: " ", omittingEmptySubsequences: true)
             guard parts.count >= 2, let kib = Double(parts[1]) else { continue }
             if parts[0] == "Rss:" { rss = kib * 1024 }
             if parts[0] == "Pss:" { pss = kib * 1024 }
+            if parts[0] == "Private_Clean:" || parts[0] == "Private_Dirty:" { unique += kib * 1024 }
         }
         guard let rss, let pss else { return nil }
-        self.init(resident: rss, proportional: pss)
+        self.init(resident: rss, proportional: pss, unique: unique)
     }
 
-    init(resident: Double, proportional: Double) {
+    init(resident: Double, proportional: Double, unique: Double = 0) {
         self.resident = resident
         self.proportional = proportional
+        self.unique = unique
     }
 }
 

@@ -213,8 +213,10 @@ enum Report {
         for (who, memory) in [("C plugin", hosts.cHosts), ("Swift SDK plugin", hosts.swiftHosts)] where !memory.isEmpty {
             let rss = memory.map(\.resident)
             let pss = memory.map(\.proportional)
-            rows.append(Row(name: "Idle host, \(who): RSS median (largest) of \(memory.count); PSS median",
-                            result: "\(mebibytes(median(rss))) (\(mebibytes(rss.max() ?? 0))); PSS \(mebibytes(median(pss)))",
+            let uss = memory.map(\.unique)
+            rows.append(Row(name: "Idle host, \(who): RSS median (largest) of \(memory.count); PSS and USS median",
+                            result: "\(mebibytes(median(rss))) (\(mebibytes(rss.max() ?? 0))); PSS \(mebibytes(median(pss))), "
+                                + "USS \(mebibytes(median(uss)))",
                             target: "≤ 10 MiB (RSS, every host)", met: (rss.max() ?? 0) <= 10 * 1_048_576))
         }
         rows.append(Row(name: "\(hosts.apps) loaded apps: PSS of the broker and its \(hosts.apps) hosts (RSS summed beside)",

@@ -38,6 +38,11 @@ public enum HostItemCodec {
             guard case .string(let key) = entry.key else { continue }
             fields[key] = entry.value.unwrappedVariant
         }
+        return try decode(fields: fields, label: label)
+    }
+
+    /// Reads a host item from its `a{sv}` as typed decoding gives it (each variant's contents).
+    public static func decode(fields: [String: Value], label: String) throws(DBusError) -> ShortcutItem {
         func string(_ key: String) throws(DBusError) -> String? {
             guard let field = fields[key] else { return nil }
             guard case .string(let text) = field else {
@@ -107,12 +112,21 @@ public enum HostItemCodec {
         guard case .dictionary(.string, .variant, let entries) = value else {
             throw DBusError.invalidArgs("request is \(value.type.signature), not a{sv}")
         }
+        var fields: [String: Value] = [:]
+        for entry in entries {
+            guard case .string(let key) = entry.key else { continue }
+            fields[key] = entry.value
+        }
+        return try decodeRequest(fields: fields)
+    }
+
+    /// Perform's `request` as typed decoding gives it (each variant's contents).
+    public static func decodeRequest(fields: [String: Value]) throws(DBusError) -> (resolvedIcon: String?, arguments: UserInfo, activationToken: String?) {
         var resolvedIcon: String?
         var arguments: UserInfo = [:]
         var token: String?
-        for entry in entries {
-            guard case .string(let key) = entry.key else { continue }
-            let field = entry.value.unwrappedVariant
+        for (key, value) in fields {
+            let field = value.unwrappedVariant
             switch key {
             case HostAPI.RequestKey.resolvedIcon: resolvedIcon = field.string
             case HostAPI.RequestKey.activationToken: token = field.string

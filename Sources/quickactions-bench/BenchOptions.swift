@@ -13,6 +13,9 @@ struct BenchOptions {
     var getAllItemsCalls = 30
     var launchApps = 10
     var performsForMemory = 100_000
+    /// Apps launched once each in plugin hosts, half C and half Swift (issue 14's
+    /// launch and memory bars; 50 hosts at once is its bar).
+    var hostApps = 50
     var includeBroker = true
     /// The GDBus and dbus-python responders (python3 with gi and dbus).
     var includePython = true
@@ -35,7 +38,10 @@ struct BenchOptions {
         C and Swift SDK with one), found beside this executable.
         Drives each with the same load generator: sequential calls and pipelined
         calls, in alternating rounds; then measures the broker's listing, start-up,
-        launch and memory. Prints a report (or JSON) on stdout, progress on stderr.
+        launch and memory; then 50 apps (C and Swift SDK plugins) launched once each in
+        plugin hosts, for launch times and memory; the relay floor (qa-bench-relay,
+        one extra hop to a C host process) is the mark for the broker's apps in
+        plugin hosts. Prints a report (or JSON) on stdout, progress on stderr.
 
         OPTIONS:
           --rounds N            alternating rounds (default 7)
@@ -80,6 +86,7 @@ struct BenchOptions {
         getAllItemsCalls = 3
         launchApps = 2
         performsForMemory = 300
+        hostApps = 4
     }
 
     static func parse(_ arguments: [String]) throws(BenchError) -> BenchOptions {

@@ -41,19 +41,29 @@ struct BrokerBenchmark {
             try BundleGenerator.writePerformBundle(
                 appID: BundleGenerator.swiftMessageAppID, type: BundleGenerator.messageType,
                 plugin: Products.swiftPlugin, into: folder)
+            // The same three in plugin host processes (issue 14).
+            try BundleGenerator.writePerformBundle(
+                appID: BundleGenerator.hostPerformAppID, plugin: Products.plugin, into: folder)
+            try BundleGenerator.writePerformBundle(
+                appID: BundleGenerator.hostCMessageAppID, type: BundleGenerator.messageType, plugin: Products.plugin,
+                into: folder)
+            try BundleGenerator.writePerformBundle(
+                appID: BundleGenerator.hostSwiftMessageAppID, type: BundleGenerator.messageType,
+                plugin: Products.swiftPlugin, into: folder)
         }
         return folder
     }
 
-    /// The command line of a broker reading `plugins`, with a fresh state folder.
-    func brokerCommand(plugins: [URL], label: String) throws(BenchError) -> [String] {
+    /// The command line of a broker reading `plugins`, with a fresh state folder; `extra`
+    /// goes at the end (`--in-process APP_ID`, `--host-idle-seconds N`).
+    func brokerCommand(plugins: [URL], label: String, extra: [String] = []) throws(BenchError) -> [String] {
         let state = work.appendingPathComponent("state-\(label)", isDirectory: true)
         try? FileManager.default.removeItem(at: state)
         try makeFolder(state)
         // The broker alone: the desktop-entry bridge would write the generated apps' entries into
         // the user's ~/.local/share/applications.
         return [Products.broker.path, "--address", bus.address, "--no-desktop-entries"]
-            + plugins.flatMap { ["--plugins", $0.path] } + ["--state-dir", state.path]
+            + plugins.flatMap { ["--plugins", $0.path] } + ["--state-dir", state.path] + extra
     }
 
     var environment: [String: String] {
@@ -66,8 +76,9 @@ struct BrokerBenchmark {
     }
 
     /// Starts a broker and waits until it owns its name.
-    func startBroker(plugins: [URL], label: String) throws(BenchError) -> Subject {
-        try Subject(name: label, busName: Self.busName, command: brokerCommand(plugins: plugins, label: label),
+    func startBroker(plugins: [URL], label: String, extra: [String] = []) throws(BenchError) -> Subject {
+        try Subject(name: label, busName: Self.busName,
+                    command: brokerCommand(plugins: plugins, label: label, extra: extra),
                     environment: environment, directory: work, connection: connection)
     }
 

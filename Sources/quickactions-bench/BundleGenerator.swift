@@ -17,6 +17,13 @@ enum BundleGenerator {
     /// The Swift SDK plugin, completing with a message.
     static let swiftMessageAppID = "org.quickactions.bench.swift"
     static let messageType = "bench.message"
+    /// The same three apps again, run in plugin host processes (issue 14); the three
+    /// above are pinned in the broker's process (`--in-process`, issue 17).
+    static let hostPerformAppID = "org.quickactions.bench.hostapp"
+    static let hostCMessageAppID = "org.quickactions.bench.hostcmessage"
+    static let hostSwiftMessageAppID = "org.quickactions.bench.hostswift"
+    /// The apps pinned in process.
+    static let inProcessAppIDs = [performAppID, cMessageAppID, swiftMessageAppID]
     static let itemsPerApp = 8
 
     /// The app id of listing bundle `index`.
@@ -27,6 +34,11 @@ enum BundleGenerator {
     /// The app id of launch bundle `index`.
     static func launchAppID(_ index: Int) -> String {
         "org.quickactions.bench.launch\(String(format: "%03d", index))"
+    }
+
+    /// The app id of Swift SDK launch bundle `index`.
+    static func swiftLaunchAppID(_ index: Int) -> String {
+        "org.quickactions.bench.swiftlaunch\(String(format: "%03d", index))"
     }
 
     /// Writes `count` listing bundles into `directory` (created if needed).

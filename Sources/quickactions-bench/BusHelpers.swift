@@ -69,6 +69,10 @@ enum Products {
 
     static var selfExecutable: URL { URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath() }
     static var floor: URL { directory.appendingPathComponent("qa-bench-floor") }
+    /// The isolated broker's floor: a C relay forwarding each Perform to a C host process.
+    static var relay: URL { directory.appendingPathComponent("qa-bench-relay") }
+    /// The plugin host the broker starts; quickactionsd finds it beside itself, as here.
+    static var host: URL { directory.appendingPathComponent("quickactions-host") }
     static var broker: URL { directory.appendingPathComponent("quickactionsd") }
     static var plugin: URL { directory.appendingPathComponent("libQABenchPlugin.so") }
     static var swiftPlugin: URL { directory.appendingPathComponent("libQABenchSwiftPlugin.so") }

@@ -33,6 +33,7 @@ struct PerformBenchmark {
                 let (subject, template) = subjects[index]
                 var pids = ["responder": subject.pid, "client": getpid()]
                 if let busPID { pids["bus"] = busPID }
+                if let helper = subject.helper() { pids["host"] = helper }
                 let one = try LoadGenerator.run(template, on: connection, calls: sequentialCalls, depth: 1,
                                                 label: subject.name, watching: pids)
                 let many = try LoadGenerator.run(template, on: connection, calls: pipelinedCalls, depth: depth,

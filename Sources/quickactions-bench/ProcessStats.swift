@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import QuickActionsAPI
 
 /// What /proc says about a process: CPU time used and resident memory.
 enum ProcessStats {
@@ -41,6 +42,93 @@ enum ProcessStats {
             if parts.count >= 2, let kib = Double(parts[1]) { return kib * 1024 }
         }
         return nil
+    }
+}
+
+/// Memory of one process from /proc/PID/smaps_rollup, in bytes: resident (RSS, every page
+/// mapped, shared ones counted in full) and proportional (PSS, each shared page divided
+/// among the processes mapping it, so PSS sums over processes to what they use together).
+struct MemoryUse: Codable, Sendable {
+    var resident: Double
+    var proportional: Double
+    /// Pages only this process maps (USS: Private_Clean + Private_Dirty): what ending it frees.
+    var unique: Double = 0
+
+    static let zero = MemoryUse(resident: 0, proportional: 0)
+
+    static func + (left: MemoryUse, right: MemoryUse) -> MemoryUse {
+        MemoryUse(resident: left.resident + right.resident, proportional: left.proportional + right.proportional,
+                  unique: left.unique + right.unique)
+    }
+
+    /// Reads the `Rss:` and `Pss:` lines of smaps_rollup ("Rss:   1234 kB"); nil when the
+    /// process is gone or the text has neither.
+    init?(smapsRollup text: String) {
+        var rss: Double?
+        var pss: Double?
+        var unique = 0.0
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard parts.count >= 2, let kib = Double(parts[1]) else { continue }
+            if parts[0] == "Rss:" { rss = kib * 1024 }
+            if parts[0] == "Pss:" { pss = kib * 1024 }
+            if parts[0] == "Private_Clean:" || parts[0] == "Private_Dirty:" { unique += kib * 1024 }
+        }
+        guard let rss, let pss else { return nil }
+        self.init(resident: rss, proportional: pss, unique: unique)
+    }
+
+    init(resident: Double, proportional: Double, unique: Double = 0) {
+        self.resident = resident
+        self.proportional = proportional
+        self.unique = unique
+    }
+}
+
+extension ProcessStats {
+    /// RSS and PSS of `pid` now; nil when it is gone.
+    static func memory(_ pid: pid_t) -> MemoryUse? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/smaps_rollup", encoding: .utf8) else { return nil }
+        return MemoryUse(smapsRollup: text)
+    }
+
+    /// The parent pid of `pid` (field 4 of /proc/PID/stat); nil when it is gone.
+    static func parent(of pid: pid_t) -> pid_t? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = text.lastIndex(of: ")") else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        return fields.count > 1 ? pid_t(fields[1]) : nil
+    }
+
+    /// The live child processes of `pid`, by scanning /proc.
+    static func children(of pid: pid_t) -> [pid_t] {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
+        return entries.compactMap { pid_t($0) }.filter { parent(of: $0) == pid }.sorted()
+    }
+
+    /// The value of `name` in the environment `pid` started with; nil when unset or unreadable.
+    static func environmentValue(_ name: String, of pid: pid_t) -> String? {
+        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return nil }
+        let prefix = Array("\(name)=".utf8)
+        for entry in data.split(separator: 0) where entry.starts(with: prefix) {
+            return String(decoding: entry.dropFirst(prefix.count), as: UTF8.self)
+        }
+        return nil
+    }
+
+    /// The plugin host the broker `broker` runs for `appID`: its child whose environment
+    /// names that app (QUICKACTIONS_HOST_APP_ID).
+    static func pluginHost(of appID: String, broker: pid_t) -> pid_t? {
+        children(of: broker).first { environmentValue(HostAPI.Environment.appID, of: $0) == appID }
+    }
+
+    /// Every plugin host of `broker`, by app id.
+    static func pluginHosts(of broker: pid_t) -> [String: pid_t] {
+        var hosts: [String: pid_t] = [:]
+        for child in children(of: broker) {
+            if let appID = environmentValue(HostAPI.Environment.appID, of: child) { hosts[appID] = child }
+        }
+        return hosts
     }
 }
 

@@ -36,6 +36,7 @@ enum Report {
                 + "\(ratio.responderCPU.map { number($0, 2) } ?? "?") |")
         }
         lines.append("")
+        lines.append(contentsOf: isolatedTable(perform))
         if let broker = results.broker, !broker.getAllItems.isEmpty {
             lines.append("| GetAllItems | Responder | p50 | p99 | Reply body | CPU ms per call: responder / bus / client |")
             lines.append("|---|---|---:|---:|---:|---|")
@@ -80,7 +81,8 @@ enum Report {
     static func targetRows(_ results: BenchResults) -> [Row] {
         var rows: [Row] = []
         let perform = results.perform
-        for ratio in perform.ratios where ratio.subject != noiseSubject && !otherLibraries.contains(ratio.subject) {
+        for ratio in perform.ratios where ratio.subject != noiseSubject && !otherLibraries.contains(ratio.subject)
+            && ratio.subject != relaySubject && hostSubjects[ratio.subject] == nil {
             // Three decimals: at two, 0.897 would read "0.90" beside "no".
             if let who = messageSubjects[ratio.subject] {
                 rows.append(Row(name: "\(who): Perform \(ratio.mode), calls/s against the floor",
@@ -103,6 +105,7 @@ enum Report {
             rows.append(Row(name: "\(who): Perform \(ratio.mode), p99 against the floor",
                             result: number(ratio.p99, 3), target: "≤ 1.20", met: ratio.p99 <= 1.2))
         }
+        rows.append(contentsOf: isolatedRows(results))
         guard let broker = results.broker else { return rows }
         if let largest = broker.getAllItems.last {
             rows.append(Row(name: "GetAllItems over \(largest.apps) apps × 8 items, p50 (p99)",
@@ -139,6 +142,88 @@ enum Report {
                         met: broker.idleBundles >= 1000 ? broker.idleResidentBytes <= 40 * 1_048_576 : nil))
         rows.append(Row(name: "Resident memory after \(number(Double(broker.performsForMemory), 0)) Performs",
                         result: mebibytes(broker.residentBytesAfterPerforms), target: "—", met: nil))
+        return rows
+    }
+
+    // MARK: Issue 14: plugin hosts against the relay floor
+
+    /// The floor of an isolated broker: one extra hop to a C host process.
+    static let relaySubject = "relay"
+    /// The broker's apps in plugin host processes, and whether issue 14's bars apply
+    /// (they name the plugins that complete with a message).
+    static let hostSubjects = ["broker-host": ("Plugin host, C plugin without a message", false),
+                               "broker-host-c-message": ("Plugin host, C plugin with a message", true),
+                               "broker-host-swift-message": ("Plugin host, Swift SDK plugin with a message", true)]
+
+    /// Each isolated subject against the relay, round by round, with the CPU both of its
+    /// processes use per call.
+    static func isolatedTable(_ perform: PerformResults) -> [String] {
+        guard let relay = perform.subjects.first(where: { $0.name == relaySubject }) else { return [] }
+        var lines = ["| Isolated, against the relay | Calls/s ratio | p99 ratio | CPU µs per call: front / host "
+            + "(relay: \(modeCPU(relay.sequential)) sequential, \(modeCPU(relay.pipelined)) pipelined) |",
+            "|---|---:|---:|---|"]
+        for subject in perform.subjects where hostSubjects[subject.name] != nil {
+            for (mode, summary) in [("sequential", subject.sequential), ("pipelined", subject.pipelined)] {
+                let calls = perform.roundRatio(subject.name, relaySubject, mode: mode).map { number($0, 3) } ?? "?"
+                let p99 = perform.roundP99Ratio(subject.name, relaySubject, mode: mode).map { number($0, 3) } ?? "?"
+                lines.append("| \(subject.name) \(mode) | \(calls) | \(p99) | \(modeCPU(summary)) |")
+            }
+        }
+        lines.append("")
+        return lines
+    }
+
+    /// "broker / host" CPU µs per call of one mode.
+    private static func modeCPU(_ summary: ModeSummary) -> String {
+        ["responder", "host"].map { summary.cpuPerCall($0).map { number($0, 1) } ?? "?" }.joined(separator: " / ")
+    }
+
+    static func isolatedRows(_ results: BenchResults) -> [Row] {
+        var rows: [Row] = []
+        let perform = results.perform
+        for mode in ["sequential", "pipelined"] {
+            if let ratio = perform.ratios.first(where: { $0.subject == relaySubject && $0.mode == mode }) {
+                rows.append(Row(name: "Relay floor: Perform \(mode), calls/s (p99) against the floor",
+                                result: "\(number(ratio.callsPerSecond, 3)) (\(number(ratio.p99, 3)))",
+                                target: "—", met: nil))
+            }
+        }
+        for subject in perform.subjects {
+            guard let (who, barred) = hostSubjects[subject.name] else { continue }
+            for mode in ["sequential", "pipelined"] {
+                guard let calls = perform.roundRatio(subject.name, relaySubject, mode: mode),
+                      let p99 = perform.roundP99Ratio(subject.name, relaySubject, mode: mode) else { continue }
+                let depth = mode == "sequential" ? "sequential" : "depth \(perform.depth)"
+                rows.append(Row(name: "\(who): Perform \(depth), calls/s against the relay",
+                                result: number(calls, 3), target: barred ? "≥ 0.95" : "—",
+                                met: barred ? calls >= 0.95 : nil))
+                rows.append(Row(name: "\(who): Perform \(depth), p99 against the relay",
+                                result: number(p99, 3), target: barred ? "≤ 1.20" : "—",
+                                met: barred ? p99 <= 1.2 : nil))
+            }
+        }
+        guard let hosts = results.hosts else { return rows }
+        for (who, launch) in [("C plugin", hosts.cLaunch), ("Swift SDK plugin", hosts.swiftLaunch)] {
+            rows.append(Row(name: "Launch, \(who) (host spawned, plugin loaded and initialised, first reply), "
+                                + "p50 of \(launch.samples) fresh hosts",
+                            result: millis(launch.p50), target: "≤ 15 ms", met: launch.p50 <= 15_000))
+            rows.append(Row(name: "Launch, \(who), slowest of \(launch.samples)",
+                            result: millis(launch.max), target: "≤ 15 ms", met: launch.max <= 15_000))
+        }
+        for (who, memory) in [("C plugin", hosts.cHosts), ("Swift SDK plugin", hosts.swiftHosts)] where !memory.isEmpty {
+            let rss = memory.map(\.resident)
+            let pss = memory.map(\.proportional)
+            let uss = memory.map(\.unique)
+            rows.append(Row(name: "Idle host, \(who): RSS median (largest) of \(memory.count); PSS and USS median",
+                            result: "\(mebibytes(median(rss))) (\(mebibytes(rss.max() ?? 0))); PSS \(mebibytes(median(pss))), "
+                                + "USS \(mebibytes(median(uss)))",
+                            target: "≤ 10 MiB (RSS, every host)", met: (rss.max() ?? 0) <= 10 * 1_048_576))
+        }
+        rows.append(Row(name: "\(hosts.apps) loaded apps: PSS of the broker and its \(hosts.apps) hosts (RSS summed beside)",
+                        result: "\(mebibytes(hosts.total.proportional)) (RSS \(mebibytes(hosts.total.resident)); "
+                            + "broker \(mebibytes(hosts.broker.resident)) RSS)",
+                        target: "≤ 500 MiB (PSS)",
+                        met: hosts.apps >= 50 ? hosts.total.proportional <= 500 * 1_048_576 : nil))
         return rows
     }
 

@@ -6,6 +6,8 @@ struct BenchResults: Codable, Sendable {
     var perform: PerformResults
     /// The broker's own measurements; nil with `--no-broker`.
     var broker: BrokerResults?
+    /// Plugin hosts' launch and memory (issue 14); nil with `--no-broker`.
+    var hosts: HostResults?
 }
 
 /// One load run, reduced.
@@ -82,6 +84,46 @@ struct PerformResults: Codable, Sendable {
         let ratios = pairs.map { $0.callsPerSecond / max($1.callsPerSecond, 1e-9) }
         return ratios.isEmpty ? nil : median(ratios)
     }
+
+    /// The median over rounds of `subject`'s p99 against `other`'s in the same round.
+    func roundP99Ratio(_ subject: String, _ other: String, mode: String) -> Double? {
+        guard let mine = subjects.first(where: { $0.name == subject }),
+              let theirs = subjects.first(where: { $0.name == other }) else { return nil }
+        let pairs = mode == "sequential"
+            ? zip(mine.sequential.runs, theirs.sequential.runs) : zip(mine.pipelined.runs, theirs.pipelined.runs)
+        let ratios = pairs.map { $0.p99 / max($1.p99, 1e-9) }
+        return ratios.isEmpty ? nil : median(ratios)
+    }
+}
+
+/// Launch times of fresh plugin hosts: p50, p99 and the slowest.
+struct LaunchSummary: Codable, Sendable {
+    var samples: Int
+    var p50: Double
+    var p99: Double
+    var max: Double
+
+    init(_ latencies: [Double]) {
+        let distribution = Distribution(latencies)
+        samples = distribution.count
+        p50 = distribution.p50
+        p99 = distribution.p99
+        max = distribution.sorted.last ?? 0
+    }
+}
+
+/// One broker with `apps` plugin hosts, each launched once and then idle (issue 14).
+struct HostResults: Codable, Sendable {
+    var apps: Int
+    /// The first Perform of each C app and of each Swift SDK app, from the client.
+    var cLaunch: LaunchSummary
+    var swiftLaunch: LaunchSummary
+    /// Each idle host's memory, C plugin and Swift SDK plugin.
+    var cHosts: [MemoryUse]
+    var swiftHosts: [MemoryUse]
+    var broker: MemoryUse
+    /// The broker and every host together.
+    var total: MemoryUse
 }
 
 /// Latency percentiles of repeated calls.

@@ -12,6 +12,10 @@ final class Subject {
     /// The responder's own pid (not its lifeline wrapper's).
     let pid: pid_t
     private let connection: Connection
+    /// The second process that answers this subject's calls, when there is one: the
+    /// relay's C host, the plugin host of a broker app run out of process. Looked up
+    /// when asked, as a plugin host starts on its app's first Perform.
+    var helper: () -> pid_t? = { nil }
 
     /// Starts `arguments[0]` with the rest as its arguments and waits until it owns `busName`.
     init(
@@ -43,6 +47,14 @@ final class Subject {
         process = subject.process
         pid = subject.pid
         connection = subject.connection
+    }
+
+    /// The same process under another name, whose calls are answered by the plugin host
+    /// of `appID` (a child of the broker).
+    convenience init(alias name: String, of subject: Subject, hostOf appID: String) {
+        self.init(alias: name, of: subject)
+        let broker = subject.pid
+        helper = { ProcessStats.pluginHost(of: appID, broker: broker) }
     }
 
     /// Polls the bus until process `pid` owns `busName`; fails when the process ends first.

@@ -15,7 +15,9 @@ func runBenchmark(_ options: BenchOptions) throws(BenchError) -> BenchResults {
         try Products.require(Products.broker)
         try Products.require(Products.plugin)
         try Products.require(Products.swiftPlugin)
+        try Products.require(Products.host)
     }
+    try Products.require(Products.relay)
     let machine = Machine.current()
     let work: URL
     let bus: TestBus
@@ -69,12 +71,24 @@ func runBenchmark(_ options: BenchOptions) throws(BenchError) -> BenchResults {
         try responder("dbus-python", pythonName,
                       [Products.python.path, "-c", PythonResponders.dbusPython, bus.address, pythonName.rawValue])
     }
+    // The floor of an isolated broker (issue 14): one extra hop to a C host process.
+    let relayName: BusName = "org.quickactions.Bench.Relay"
+    try responder("relay", relayName, [Products.relay.path, bus.address, relayName.rawValue])
+    if let relay = subjects.last?.subject {
+        let relayPID = relay.pid
+        relay.helper = { ProcessStats.children(of: relayPID).first }
+    }
     let brokerBenchmark = BrokerBenchmark(options: options, bus: bus, connection: connection, work: work,
                                           busPID: busPID, progress: progress)
     if options.includeBroker {
-        // One broker, three apps: the C plugin without a message (a reply
-        // encoded beforehand), the C plugin with one, the Swift SDK plugin with one.
-        let broker = try brokerBenchmark.startBroker(plugins: [brokerBenchmark.performFolder()], label: "broker")
+        // One broker, three apps in its process (pinned with --in-process: issue 17's
+        // fast path): the C plugin without a message (a reply encoded beforehand), the C
+        // plugin with one, the Swift SDK plugin with one. Then the same three plugins as
+        // three more apps in plugin host processes (issue 14), kept warm for the run.
+        let pinned = BundleGenerator.inProcessAppIDs.flatMap { ["--in-process", $0] }
+        let broker = try brokerBenchmark.startBroker(
+            plugins: [brokerBenchmark.performFolder()], label: "broker",
+            extra: pinned + ["--host-idle-seconds", "86400"])
         for (label, appID, type) in [
             ("broker", BundleGenerator.performAppID, BundleGenerator.performType),
             ("broker-c-message", BundleGenerator.cMessageAppID, BundleGenerator.messageType),
@@ -82,6 +96,14 @@ func runBenchmark(_ options: BenchOptions) throws(BenchError) -> BenchResults {
         ] {
             let subject = label == "broker" ? broker : Subject(alias: label, of: broker)
             subjects.append((subject, .perform(destination: BrokerBenchmark.busName, appID: appID, type: type)))
+        }
+        for (label, appID, type) in [
+            ("broker-host", BundleGenerator.hostPerformAppID, BundleGenerator.performType),
+            ("broker-host-c-message", BundleGenerator.hostCMessageAppID, BundleGenerator.messageType),
+            ("broker-host-swift-message", BundleGenerator.hostSwiftMessageAppID, BundleGenerator.messageType),
+        ] {
+            subjects.append((Subject(alias: label, of: broker, hostOf: appID),
+                             .perform(destination: BrokerBenchmark.busName, appID: appID, type: type)))
         }
     }
 
@@ -93,8 +115,9 @@ func runBenchmark(_ options: BenchOptions) throws(BenchError) -> BenchResults {
     subjects.removeAll()
 
     let broker = options.includeBroker ? try brokerBenchmark.run() : nil
+    let hosts = options.includeBroker ? try HostBenchmark(benchmark: brokerBenchmark).run() : nil
     return BenchResults(machine: machine, command: CommandLine.arguments.joined(separator: " "),
-                        perform: perform, broker: broker)
+                        perform: perform, broker: broker, hosts: hosts)
 }
 
 func main() -> Int32 {

@@ -45,10 +45,12 @@ struct BenchmarkSmokeTests {
 
     /// Every subject of a run, the floor first: the C floor twice, the Swift
     /// echo responder ([Value] and typed), GDBus and dbus-python responders,
-    /// and the broker with the C plugin without a message, the C plugin with
-    /// one and the Swift SDK plugin with one.
+    /// the relay floor (one hop to a C host process), and the broker with the
+    /// C plugin without a message, the C plugin with one and the Swift SDK
+    /// plugin with one, in its process and then in plugin hosts.
     static let subjects = ["floor", "floor-again", "swift-echo", "swift-echo-typed", "gdbus", "dbus-python",
-                           "broker", "broker-c-message", "broker-swift-message"]
+                           "relay", "broker", "broker-c-message", "broker-swift-message",
+                           "broker-host", "broker-host-c-message", "broker-host-swift-message"]
 
     @Test("a quick run measures every subject in both modes with sane numbers, and keeps earlier reports")
     func quickRun() async throws {
@@ -83,6 +85,14 @@ struct BenchmarkSmokeTests {
             #expect(value > 0 && value.isFinite, "\(ratio)")
         }
         try Self.checkBroker(try #require(run.json["broker"] as? [String: Any]))
+        try Self.checkHosts(try #require(run.json["hosts"] as? [String: Any]))
+        // Issue 14's bars are reported against the relay, for both plugins with a message.
+        for who in ["C plugin with a message", "Swift SDK plugin with a message"] {
+            for mode in ["sequential", "depth 64"] {
+                #expect(run.markdown.contains("| Plugin host, \(who): Perform \(mode), calls/s against the relay |"))
+                #expect(run.markdown.contains("| Plugin host, \(who): Perform \(mode), p99 against the relay |"))
+            }
+        }
 
         #expect(run.markdown.contains("Hand-written notes that must survive."))
         #expect(run.markdown.contains("An earlier run that must be kept."))
@@ -122,6 +132,32 @@ struct BenchmarkSmokeTests {
         let idle = try #require(broker["idleResidentBytes"] as? Double)
         let after = try #require(broker["residentBytesAfterPerforms"] as? Double)
         #expect(idle > 1_000_000 && after > 1_000_000, "idle \(idle), after \(after)")
+    }
+
+    /// The quick run's hosts: 4 apps, 2 C and 2 Swift, each launched once and then idle.
+    static func checkHosts(_ hosts: [String: Any]) throws {
+        #expect(hosts["apps"] as? Int == 4)
+        for kind in ["cLaunch", "swiftLaunch"] {
+            let launch = try #require(hosts[kind] as? [String: Any], "\(kind) missing: \(hosts)")
+            #expect(launch["samples"] as? Int == 2, "\(kind): \(launch)")
+            let p50 = try #require(launch["p50"] as? Double)
+            let slowest = try #require(launch["max"] as? Double)
+            #expect(p50 > 0 && p50 <= slowest, "\(kind): \(launch)")
+        }
+        for kind in ["cHosts", "swiftHosts"] {
+            let memory = try #require(hosts[kind] as? [[String: Any]], "\(kind) missing: \(hosts)")
+            #expect(memory.count == 2, "\(kind): \(memory)")
+            for use in memory {
+                let rss = try #require(use["resident"] as? Double)
+                let pss = try #require(use["proportional"] as? Double)
+                #expect(rss > 1_000_000 && pss > 0 && pss <= rss, "\(kind): \(use)")
+            }
+        }
+        let total = try #require(hosts["total"] as? [String: Any])
+        let broker = try #require(hosts["broker"] as? [String: Any])
+        let sum = try #require(total["proportional"] as? Double)
+        let brokerPSS = try #require(broker["proportional"] as? Double)
+        #expect(sum > brokerPSS, "the sum \(sum) must exceed the broker's own \(brokerPSS)")
     }
 
     @Test("a wrong argument exits 2 and names the value", arguments: [

@@ -23,6 +23,8 @@ final class HostProcessExecutor: PluginExecutor {
     private let bundle: PluginBundle
     private let slot: PluginSlot
     private let idleSeconds: Int
+    /// Each request's Perform call, encoded once.
+    private let calls = HostPerformCalls()
 
     private struct Waiting {
         let request: PerformRequest
@@ -137,15 +139,7 @@ final class HostProcessExecutor: PluginExecutor {
     ) {
         let message: Message
         do {
-            message = try Message.methodCall(
-                destination: nil, path: HostAPI.hostPath, interface: HostAPI.hostInterface, member: HostAPI.HostMember.perform)
-            try message.append([
-                HostItemCodec.encode(request.item),
-                HostItemCodec.encodeRequest(
-                    resolvedIcon: request.resolvedIcon, arguments: request.arguments,
-                    activationToken: request.activationToken),
-                .boolean(launch),
-            ])
+            message = try calls.message(for: request, launch: launch)
         } catch {
             finishCall(generation: generation)
             completion(.failed(error))
@@ -164,15 +158,15 @@ final class HostProcessExecutor: PluginExecutor {
         }
     }
 
-    private static func result(of reply: Message, launched: Bool, appID: String) -> ExecutionResult {
-        guard let values = try? reply.arguments(), values.count == 2, case .boolean(let success) = values[0],
-              case .dictionary(_, _, let entries) = values[1] else {
-            return .failed(DBusError(.pluginFailed, "\(appID)'s plugin host answered Perform with something other than (ba{sv})"))
+    /// The host's answer, read straight from the message (no `[Value]` of the whole body).
+    static func result(of reply: Message, launched: Bool, appID: String) -> ExecutionResult {
+        var reader = MessageReader(reply)
+        guard let success = try? reader.read(Bool.self), let result = try? reader.read([String: Value].self),
+              reader.isAtEnd else {
+            return .failed(DBusError(.pluginFailed,
+                "\(appID)'s plugin host answered Perform with (\(reply.signature.prefix(40))), not (ba{sv})"))
         }
-        var message: String?
-        for entry in entries where entry.key == .string(BrokerAPI.ResultKey.message) {
-            message = entry.value.unwrappedVariant.string
-        }
+        let message = result[BrokerAPI.ResultKey.message]?.unwrappedVariant.string
         return .completed(PerformOutcome(success: success, message: message), launched: launched)
     }
 

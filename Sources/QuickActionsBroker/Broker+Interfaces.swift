@@ -41,13 +41,11 @@ extension Broker {
             Method(BrokerAPI.Member.perform,
                    inputs: TypedArgument("app_id", String.self), TypedArgument("type", String.self),
                    TypedArgument("options", [String: Value].self),
-                   outputs: (TypedArgument("success", Bool.self), TypedArgument("result", [String: Value].self)),
+                   outputs: (TypedArgument("success", Bool.self), TypedArgument("result", PerformResult.self)),
                    annotations: [.documentation("Performs one current item; answers when the plugin completes.")],
                    deferred: { [weak self] call, reply, id, type, options in
                 guard let self else { return }
-                let raw = options.dbusValue
-                try perform(appID: id, type: type, options: raw,
-                            call: MethodCall(call, arguments: [.string(id), .string(type), raw]), reply: reply.reply)
+                try perform(appID: id, type: type, options: options, caller: call.sender, reply: reply)
             }),
             Method(BrokerAPI.Member.forgetApplication,
                    inputs: TypedArgument("app_id", String.self),
@@ -98,13 +96,11 @@ extension Broker {
         return Interface(Self.applicationInterfaceName, methods: [
             Method(BrokerAPI.Member.perform,
                    inputs: TypedArgument("type", String.self), TypedArgument("options", [String: Value].self),
-                   outputs: (TypedArgument("success", Bool.self), TypedArgument("result", [String: Value].self)),
+                   outputs: (TypedArgument("success", Bool.self), TypedArgument("result", PerformResult.self)),
                    annotations: [.documentation("The same as the root's Perform, for this app.")],
                    deferred: { [weak self] call, reply, type, options in
                 guard let self else { return }
-                let raw = options.dbusValue
-                try perform(appID: id, type: type, options: raw,
-                            call: MethodCall(call, arguments: [.string(type), raw]), reply: reply.reply)
+                try perform(appID: id, type: type, options: options, caller: call.sender, reply: reply)
             }),
         ], properties: [
             Property(MemberName(stringLiteral: BrokerAPI.Property.id), type: .string, changeSignal: .constant, get: { .string(id) }),

@@ -9,12 +9,17 @@ extension Broker {
     /// hands the item to the plugin (loading it first when this is its first
     /// Perform). The reply goes out when the plugin completes, when the
     /// timeout passes, or never if the caller leaves the bus first.
-    func perform(appID: String, type: String, options raw: Value, call: MethodCall, reply: Reply) throws(DBusError) {
+    ///
+    /// When an in-process plugin completes inside its perform, all of this and the reply
+    /// run on the bus loop, one after the other.
+    func perform(
+        appID: String, type: String, options raw: [String: Value], caller sender: String?, reply: PerformReplyHandle
+    ) throws(DBusError) {
         let options = try CallOptions(raw)
         guard let app = catalog.withLock({ $0[appID] }) else { throw DBusError.unknownApplication(appID) }
         let locale = options.locale ?? configuration.locale
         let item = try selectItem(in: app, type: type, id: options.itemID, locale: locale)
-        let caller = call.sender ?? ""
+        let caller = sender ?? ""
         let timeout = options.timeoutMilliseconds ?? configuration.defaultTimeoutMilliseconds
         guard let id = pending.add(reply: reply, caller: caller, app: appID, timeoutMilliseconds: timeout) else {
             throw DBusError(.limitsExceeded,
@@ -28,12 +33,9 @@ extension Broker {
             guard let entry = self?.pending.take(id) else { return }
             switch result {
             case .completed(let outcome, let launched):
+                PerformReply.send(entry.reply, success: outcome.success, message: outcome.message, launched: launched)
+                // After the reply: the caller need not wait for the ranking's lock.
                 if outcome.success { self?.usage.record(app: entry.app, item: request.item.id ?? request.item.type) }
-                if outcome.message == nil, let prepared = PerformReply.prepared(success: outcome.success, launching: launched) {
-                    entry.reply.send(prepared)
-                } else {
-                    entry.reply.send(PerformReply.values(success: outcome.success, message: outcome.message, launching: launched))
-                }
             case .failed(let error):
                 entry.reply.fail(error)
             }

@@ -16,7 +16,7 @@ final class PendingPerforms: @unchecked Sendable {
     static let perCallerLimit = 256
 
     struct Entry: Sendable {
-        let reply: Reply
+        let reply: PerformReplyHandle
         let caller: String
         let app: String
         var ticket: PerformTicket?
@@ -51,7 +51,7 @@ final class PendingPerforms: @unchecked Sendable {
 
     /// Registers a call, or returns nil when its caller already has the
     /// most it may have.
-    func add(reply: Reply, caller: String, app: String, timeoutMilliseconds: UInt32) -> UInt64? {
+    func add(reply: PerformReplyHandle, caller: String, app: String, timeoutMilliseconds: UInt32) -> UInt64? {
         let deadline = DispatchTime.now() + .milliseconds(Int(timeoutMilliseconds))
         let (id, rearm): (UInt64?, Bool) = state.withLock { state in
             let count = state.perCaller[caller, default: 0]

@@ -16,54 +16,64 @@ struct CallOptions: Sendable {
     var itemID: String?
     var order: ListingOrder = .display
 
-    /// Options decoded by a typed method: the same rules, keys in sorted
-    /// order so that of two bad options the same one is always named.
+    /// Options decoded by a typed method, read where they are: known keys
+    /// are checked in sorted order, so that of two bad options the same one
+    /// is always named. No options (the common case) costs nothing.
     init(_ options: [String: Value]) throws(DBusError) {
-        try self.init(.dictionary(key: .string, value: .variant, options.sorted { $0.key < $1.key }.map {
-            DictionaryEntry(.string($0.key), .variant($0.value))
-        }))
+        guard !options.isEmpty else { return }
+        typealias Key = BrokerAPI.Option
+        if let option = options[Key.activationToken] {
+            activationToken = try Self.string(Key.activationToken, option)
+        }
+        if let option = options[Key.arguments] {
+            arguments = try UserInfoConversion.userInfo(option, option: Key.arguments)
+            // Measured as the store measures user info: keys and framing included.
+            let size = DynamicItemCoder.encodedSize(of: .dictionary(arguments))
+            guard size <= ItemLimits.maximumUserInfoBytes else {
+                throw DBusError.invalidArgs(
+                    "option \(Key.arguments.quoted()) is \(size) bytes encoded, more than \(ItemLimits.maximumUserInfoBytes)")
+            }
+        }
+        if let option = options[Key.itemID] {
+            itemID = try Self.string(Key.itemID, option)
+        }
+        if let option = options[Key.limit] {
+            guard case .uint32(let number) = option else { throw Self.wrongType(Key.limit, "u", option) }
+            limit = number
+        }
+        if let option = options[Key.locale] {
+            let text = try Self.string(Key.locale, option)
+            locale = text.isEmpty ? nil : text
+        }
+        if let option = options[Key.order] {
+            order = try ListingOrder(option: try Self.string(Key.order, option))
+        }
+        if let option = options[Key.timeoutMilliseconds] {
+            guard case .uint32(let number) = option else { throw Self.wrongType(Key.timeoutMilliseconds, "u", option) }
+            guard BrokerConfiguration.timeoutRange.contains(number) else {
+                throw DBusError.invalidArgs(
+                    "option \(Key.timeoutMilliseconds.quoted()) is \(number); it must be 1 to \(BrokerAPI.maximumTimeoutMilliseconds)")
+            }
+            timeoutMilliseconds = number
+        }
     }
 
+    /// Options as a ``Value`` of type a{sv} (for tests and `[Value]` callers): the same rules.
     init(_ value: Value) throws(DBusError) {
         guard case .dictionary(.string, .variant, let entries) = value else {
             throw DBusError.invalidArgs("options must be a{sv}, got \"\(value.type.signature)\"")
         }
+        var options: [String: Value] = [:]
         for entry in entries {
             guard case .string(let key) = entry.key, case .variant(let option) = entry.value else { continue }
-            switch key {
-            case BrokerAPI.Option.locale:
-                guard case .string(let text) = option else { throw Self.wrongType(key, "s", option) }
-                locale = text.isEmpty ? nil : text
-            case BrokerAPI.Option.limit:
-                guard case .uint32(let number) = option else { throw Self.wrongType(key, "u", option) }
-                limit = number
-            case BrokerAPI.Option.timeoutMilliseconds:
-                guard case .uint32(let number) = option else { throw Self.wrongType(key, "u", option) }
-                guard BrokerConfiguration.timeoutRange.contains(number) else {
-                    throw DBusError.invalidArgs("option \"\(key)\" is \(number); it must be 1 to \(BrokerAPI.maximumTimeoutMilliseconds)")
-                }
-                timeoutMilliseconds = number
-            case BrokerAPI.Option.arguments:
-                arguments = try UserInfoConversion.userInfo(option, option: key)
-                // Measured as the store measures user info: keys and framing included.
-                let size = DynamicItemCoder.encodedSize(of: .dictionary(arguments))
-                guard size <= ItemLimits.maximumUserInfoBytes else {
-                    throw DBusError.invalidArgs(
-                        "option \"\(key)\" is \(size) bytes encoded, more than \(ItemLimits.maximumUserInfoBytes)")
-                }
-            case BrokerAPI.Option.activationToken:
-                guard case .string(let text) = option else { throw Self.wrongType(key, "s", option) }
-                activationToken = text
-            case BrokerAPI.Option.itemID:
-                guard case .string(let text) = option else { throw Self.wrongType(key, "s", option) }
-                itemID = text
-            case BrokerAPI.Option.order:
-                guard case .string(let text) = option else { throw Self.wrongType(key, "s", option) }
-                order = try ListingOrder(option: text)
-            default:
-                continue
-            }
+            options[key] = option
         }
+        try self.init(options)
+    }
+
+    private static func string(_ key: String, _ option: Value) throws(DBusError) -> String {
+        guard case .string(let text) = option else { throw wrongType(key, "s", option) }
+        return text
     }
 
     private static func wrongType(_ key: String, _ expected: String, _ got: Value) -> DBusError {

@@ -144,10 +144,11 @@ public final class LoadedPlugin: Sendable {
     /// completes or the ticket is abandoned first.
     @discardableResult
     public func launch(
-        _ request: PerformRequest, inline: InlineRunner? = nil, completion: @escaping @Sendable (PerformOutcome) -> Void
+        _ request: PerformRequest, inline: InlineRunner? = nil, budget: Duration? = LoadedPlugin.inlineBudget,
+        completion: @escaping @Sendable (PerformOutcome) -> Void
     ) -> PerformTicket {
         let id = context.completions.register(completion)
-        deliver(callbacks(for: request, launching: true, completionID: id), inline: inline)
+        deliver(callbacks(for: request, launching: true, completionID: id), inline: inline, budget: budget)
         return PerformTicket(table: context.completions, completionID: id)
     }
 
@@ -161,20 +162,28 @@ public final class LoadedPlugin: Sendable {
     /// the plugin never overran ``inlineBudget`` before. The call still
     /// runs on the plugin's queue (`sync`, on the calling thread), so the
     /// ABI's one-call-at-a-time rule holds. Otherwise it is queued.
+    ///
+    /// `budget` is how long an inline call may take before every later one
+    /// of a caller with a budget is queued (``inlineBudget``, for a host that
+    /// must keep reading its connection); nil runs every call inline while
+    /// the queue is idle, however long calls took before, and reads no clock
+    /// (the broker's in-process mode for trusted plugins: a plugin that
+    /// blocks then blocks the thread that called it).
     @discardableResult
     public func perform(
-        _ request: PerformRequest, inline: InlineRunner? = nil,
+        _ request: PerformRequest, inline: InlineRunner? = nil, budget: Duration? = LoadedPlugin.inlineBudget,
         completion: @escaping @Sendable (PerformOutcome) -> Void
     ) -> PerformTicket {
         let id = context.completions.register(completion)
-        deliver(callbacks(for: request, launching: false, completionID: id), inline: inline)
+        deliver(callbacks(for: request, launching: false, completionID: id), inline: inline, budget: budget)
         return PerformTicket(table: context.completions, completionID: id)
     }
 
     /// Runs `call` through `inline` when it takes it and the plugin may run inline, else
     /// queues it.
-    private func deliver(_ call: @escaping @Sendable () -> Void, inline: InlineRunner?) {
-        let handedOver = inlineAllowed.load(ordering: .relaxed) && inline?({ [self] in runInline(call) }) == true
+    private func deliver(_ call: @escaping @Sendable () -> Void, inline: InlineRunner?, budget: Duration?) {
+        let allowed = budget == nil || inlineAllowed.load(ordering: .relaxed)
+        let handedOver = allowed && inline?({ [self] in runInline(call, budget: budget) }) == true
         if !handedOver {
             enqueue(call)
         }
@@ -216,10 +225,15 @@ public final class LoadedPlugin: Sendable {
     }
 
     /// Runs `call` on this thread if the plugin's queue is idle, else queues it.
-    private func runInline(_ call: @escaping @Sendable () -> Void) {
-        guard inlineAllowed.load(ordering: .relaxed),
+    private func runInline(_ call: @escaping @Sendable () -> Void, budget: Duration?) {
+        guard budget == nil || inlineAllowed.load(ordering: .relaxed),
               busy.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged else {
             enqueue(call)
+            return
+        }
+        guard let budget else {
+            queue.sync(execute: call)
+            busy.subtract(1, ordering: .acquiringAndReleasing)
             return
         }
         let clock = ContinuousClock()
@@ -227,10 +241,10 @@ public final class LoadedPlugin: Sendable {
         queue.sync(execute: call)
         let took = clock.now - started
         busy.subtract(1, ordering: .acquiringAndReleasing)
-        if took > Self.inlineBudget {
+        if took > budget {
             inlineAllowed.store(false, ordering: .relaxed)
             context.log(.warning, "a call into the plugin ran for \(took) on the thread that received it (the "
-                + "budget is \(Self.inlineBudget)); from now on every call into \(appID) is queued on its own thread")
+                + "budget is \(budget)); from now on every call into \(appID) is queued on its own thread")
         }
     }
 

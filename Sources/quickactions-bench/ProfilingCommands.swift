@@ -77,13 +77,26 @@ enum ProfilingCommands {
     /// hands its main thread to dispatch_main, which valgrind 3.19 cannot
     /// follow (it dies with an internal SIGSEGV), so callgrind profiles the
     /// broker through this host instead. Ends on SIGTERM like quickactionsd.
+    /// `--plugin-host in-process` first runs every plugin inside it, as
+    /// quickactionsd's option of that name does (the default: host processes).
     static func hostBroker(_ arguments: [String]) throws(BenchError) -> Never {
-        guard arguments.count >= 3 else {
-            throw .usage("host-broker needs ADDRESS STATE_DIR PLUGIN_DIR..., got \"\(arguments.joined(separator: " "))\"")
+        var arguments = arguments
+        var mode = PluginHostMode.process
+        if arguments.first == "--plugin-host" {
+            guard arguments.count >= 2, let chosen = PluginHostMode(rawValue: arguments[1]) else {
+                throw .usage("host-broker --plugin-host takes process or in-process")
+            }
+            mode = chosen
+            arguments.removeFirst(2)
         }
-        let configuration = BrokerConfiguration(
+        guard arguments.count >= 3 else {
+            throw .usage("host-broker needs [--plugin-host MODE] ADDRESS STATE_DIR PLUGIN_DIR..., "
+                + "got \"\(arguments.joined(separator: " "))\"")
+        }
+        var configuration = BrokerConfiguration(
             bus: .address(arguments[0]), pluginDirectories: arguments.dropFirst(2).map { URL(fileURLWithPath: $0) },
             stateDirectory: URL(fileURLWithPath: arguments[1], isDirectory: true))
+        configuration.pluginHost = mode
         let broker: Broker
         do {
             broker = try Broker(configuration: configuration)

@@ -38,6 +38,8 @@ public final class Connection: @unchecked Sendable {
     public let uniqueName: String
 
     let objects = ObjectRegistry()
+    /// The last incoming call's method, for the next call to the same one.
+    let dispatchCache = DispatchCache()
     let signals = SignalRouter()
     private let disconnectHandler = Locked<(@Sendable (DBusError) -> Void)?>(nil)
     private let isOpen = Atomic<Bool>(true)

@@ -20,6 +20,22 @@ public final class PreparedReply: Sendable {
         types = values.map(\.type)
     }
 
+    /// Encodes typed `values` once, straight into the body as a typed
+    /// method's reply writes them: a reply of those declared outputs.
+    public init<each T: DBusArgument>(encoding values: repeat each T) throws(DBusError) {
+        guard let raw = dbus_message_new(DBUS_MESSAGE_TYPE_METHOD_RETURN) else {
+            throw DBusError.noMemory("creating a prepared reply")
+        }
+        template = Message(owning: raw)
+        var writer = MessageWriter(template)
+        var types: [DBusType] = []
+        for value in repeat each values {
+            try value.encode(to: &writer)
+            types.append(type(of: value).dbusType)
+        }
+        self.types = types
+    }
+
     /// A copy of the body addressed as the reply to `call`.
     func reply(to call: Message) throws(DBusError) -> Message {
         guard let raw = dbus_message_copy(template.raw) else {

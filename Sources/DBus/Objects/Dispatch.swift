@@ -2,6 +2,12 @@ extension Connection {
     /// Routes one incoming method call to its handler, or answers it with the
     /// standard error that says what was not found.
     func dispatch(_ message: Message) {
+        // Read before the lookup: a change meanwhile makes the stored entry stale, never wrong.
+        let generation = objects.generation
+        if let (method, interface) = dispatchCache.method(for: message, generation: generation) {
+            invoke(method, message: message, interface: interface)
+            return
+        }
         guard let path = message.path, let member = message.member else {
             reject(message, DBusError(.unknownMethod, "method call without path or member"))
             return
@@ -45,6 +51,9 @@ extension Connection {
             }
             method = found
         }
+        dispatchCache.store(DispatchCache.Entry(
+            generation: generation, path: path.rawValue, interface: interfaceName, member: member.rawValue,
+            method: method))
         invoke(method, message: message, interface: interfaceName)
     }
 

@@ -1,4 +1,5 @@
 import Locking
+import Synchronization
 
 
 /// The objects a connection exports, by path.
@@ -24,6 +25,11 @@ final class ObjectRegistry: Sendable {
     }
 
     private let state = Locked(State())
+    /// Changes with every change of the objects or managers (for ``DispatchCache``).
+    private let changes = Atomic<UInt64>(0)
+
+    /// The registry's generation: any export, removal or new manager makes a new one.
+    var generation: UInt64 { changes.load(ordering: .acquiring) }
 
     func node(at path: ObjectPath) -> Node? {
         state.withLock { $0.objects[path] }
@@ -36,12 +42,14 @@ final class ObjectRegistry: Sendable {
     /// Registers `path` as an object manager root.
     func addManager(_ path: ObjectPath) {
         state.withLock { _ = $0.managers.insert(path) }
+        changes.add(1, ordering: .releasing)
     }
 
     /// Sets the interfaces of `path`. Returns the previous node, and the
     /// nearest object manager above `path`, if any.
     func set(_ interfaces: [Interface], at path: ObjectPath) -> (previous: Node?, manager: ObjectPath?) {
-        state.withLock { state in
+        defer { changes.add(1, ordering: .releasing) }
+        return state.withLock { state in
             let previous = state.objects.updateValue(Node(interfaces), forKey: path)
             return (previous, Self.manager(above: path, in: state.managers))
         }
@@ -49,7 +57,8 @@ final class ObjectRegistry: Sendable {
 
     /// Removes `path`. Returns what it held and its object manager, if any.
     func remove(_ path: ObjectPath) -> (removed: Node?, manager: ObjectPath?) {
-        state.withLock { state in
+        defer { changes.add(1, ordering: .releasing) }
+        return state.withLock { state in
             let removed = state.objects.removeValue(forKey: path)
             return (removed, Self.manager(above: path, in: state.managers))
         }

@@ -6,12 +6,20 @@ import QuickActionsHost
 import QuickActionsBundles
 import QuickActionsModel
 
-/// A plugin loaded into the broker (the opt-in mode for plugins a user trusts), called on a
-/// serial queue of its own. A resumed plugin's perform runs right on the thread that received
-/// the request (the bus thread) while the plugin's queue is idle, saving a thread switch per
-/// call; a perform that once took longer than ``LoadedPlugin/inlineBudget`` has every later
-/// call queued. A trusted plugin that blocks there therefore holds up the broker for that one
-/// call; one that crashes takes the broker down (the crash journal then quarantines it).
+/// A plugin loaded into the broker (the opt-in mode for plugins a user trusts).
+///
+/// A resumed plugin's perform runs right on the thread that received the request, the bus
+/// loop, whenever the plugin's serial queue is idle (as a `queue.sync` there, so the ABI's
+/// one-call-at-a-time rule holds), and a completion the plugin calls inside perform sends the
+/// reply from that same thread: no thread is woken and no lock is waited for. Launch,
+/// will-resign, and a perform that arrives while another call is queued go through the queue,
+/// and a completion from another thread sends from there (libdbus wakes the loop to write).
+///
+/// This is the fast path trusted plugins are for, and its price: a trusted plugin that blocks
+/// inside perform blocks the broker, every app's calls included, for as long as it blocks
+/// (there is no time budget here; the host process keeps one, as it must go on reading its
+/// connection). A trusted plugin that crashes takes the broker down (the crash journal then
+/// quarantines it). Plugins that are not trusted run in a host process of their own.
 final class InProcessExecutor: PluginExecutor {
     private unowned let broker: Broker
     private let bundle: PluginBundle
@@ -34,7 +42,9 @@ final class InProcessExecutor: PluginExecutor {
         completion: @escaping @Sendable (ExecutionResult) -> Void
     ) -> PerformTicket? {
         if let plugin = loaded.withLock({ $0 }) {
-            return plugin.perform(request, inline: Self.runHere) { completion(.completed($0, launched: false)) }
+            return plugin.perform(request, inline: Self.runHere, budget: nil) {
+                completion(.completed($0, launched: false))
+            }
         }
         queue.async { [self] in
             if let plugin = loaded.withLock({ $0 }) {

@@ -78,7 +78,7 @@ enum Report {
     static let otherLibraries = ["gdbus", "dbus-python"]
 
     static func targetRows(_ results: BenchResults) -> [Row] {
-        var rows: [Row] = []
+        var rows = ListingContentionBenchmark.targetRows(results.listingContention)
         let perform = results.perform
         for ratio in perform.ratios where ratio.subject != noiseSubject && !otherLibraries.contains(ratio.subject) {
             // Three decimals: at two, 0.897 would read "0.90" beside "no".

@@ -6,6 +6,8 @@ struct BenchResults: Codable, Sendable {
     var perform: PerformResults
     /// The broker's own measurements; nil with `--no-broker`.
     var broker: BrokerResults?
+    /// Perform during GetManagedObjects loops (issue 17); nil when left out.
+    var listingContention: ListingContentionResults?
 }
 
 /// One load run, reduced.

@@ -21,6 +21,9 @@ final class ObjectRegistry: Sendable {
     private struct State {
         var objects: [ObjectPath: Node] = [:]
         var managers: Set<ObjectPath> = []
+        /// Grows with every change to the objects and every PropertiesChanged
+        /// announced, so a cached listing knows when it went stale.
+        var version: UInt64 = 0
     }
 
     private let state = Locked(State())
@@ -35,7 +38,10 @@ final class ObjectRegistry: Sendable {
 
     /// Registers `path` as an object manager root.
     func addManager(_ path: ObjectPath) {
-        state.withLock { _ = $0.managers.insert(path) }
+        state.withLock { state in
+            state.managers.insert(path)
+            state.version &+= 1
+        }
     }
 
     /// Sets the interfaces of `path`. Returns the previous node, and the
@@ -43,6 +49,7 @@ final class ObjectRegistry: Sendable {
     func set(_ interfaces: [Interface], at path: ObjectPath) -> (previous: Node?, manager: ObjectPath?) {
         state.withLock { state in
             let previous = state.objects.updateValue(Node(interfaces), forKey: path)
+            state.version &+= 1
             return (previous, Self.manager(above: path, in: state.managers))
         }
     }
@@ -51,6 +58,7 @@ final class ObjectRegistry: Sendable {
     func remove(_ path: ObjectPath) -> (removed: Node?, manager: ObjectPath?) {
         state.withLock { state in
             let removed = state.objects.removeValue(forKey: path)
+            state.version &+= 1
             return (removed, Self.manager(above: path, in: state.managers))
         }
     }
@@ -77,9 +85,23 @@ final class ObjectRegistry: Sendable {
 
     /// Every object strictly below `root`, sorted by path.
     func objects(below root: ObjectPath) -> [(ObjectPath, Node)] {
-        state.withLock { state in
-            state.objects.filter { root.isAncestor(of: $0.key) }.sorted { $0.key.rawValue < $1.key.rawValue }
-        }
+        Self.objects(below: root, in: state.withLock { $0.objects })
+    }
+
+    /// Records that a property changed (PropertiesChanged was announced).
+    func noteChange() {
+        state.withLock { $0.version &+= 1 }
+    }
+
+    /// Every object and the version they are at, in one read (the dictionary is
+    /// shared, not copied, so this costs the loop nothing).
+    func snapshot() -> (objects: [ObjectPath: Node], version: UInt64) {
+        state.withLock { ($0.objects, $0.version) }
+    }
+
+    /// The objects of `objects` strictly below `root`, sorted by path.
+    static func objects(below root: ObjectPath, in objects: [ObjectPath: Node]) -> [(ObjectPath, Node)] {
+        objects.filter { root.isAncestor(of: $0.key) }.sorted { $0.key.rawValue < $1.key.rawValue }
     }
 
     private static func manager(above path: ObjectPath, in managers: Set<ObjectPath>) -> ObjectPath? {

@@ -1,0 +1,225 @@
+import Locking
+import DBus
+import Foundation
+import Glibc
+
+/// Issue 17's listing bar: with many bundles, one client's GetManagedObjects
+/// must not hold up another client's Perform. The broker reads `bundles`
+/// listing bundles and the Perform bundles, with the C plugin (completing
+/// at once, without a message) running in the broker's process, so the hop
+/// to a host process does not dominate. In alternating rounds, one
+/// connection performs sequentially, alone and then while a second
+/// connection requests GetManagedObjects in a loop.
+struct ListingContentionBenchmark {
+    let benchmark: BrokerBenchmark
+    let bundles: Int
+    let rounds: Int
+    let performCalls: Int
+
+    static let getManagedObjects = "GetManagedObjects"
+
+    func run() throws(BenchError) -> ListingContentionResults {
+        benchmark.progress("listing contention: generating \(bundles) bundles")
+        let listing = try benchmark.listingFolder(bundles)
+        let perform = try benchmark.performFolder()
+        var command = try benchmark.brokerCommand(plugins: [listing, perform], label: "broker-contention")
+        command += ["--in-process", BundleGenerator.performAppID]
+        let broker = try Subject(name: "broker-contention", busName: BrokerBenchmark.busName, command: command,
+                                 environment: benchmark.environment, directory: benchmark.work,
+                                 connection: benchmark.connection, timeout: .seconds(300))
+        defer { broker.stop() }
+        let lister: Connection
+        do {
+            lister = try Connection(.address(benchmark.bus.address))
+        } catch {
+            throw .subject(name: "the listing client", reason: "\(error)")
+        }
+        defer { lister.close() }
+        let template = CallTemplate.getManagedObjects(destination: BrokerBenchmark.busName)
+        // One checked listing: every app is there (and its first encoding is not measured).
+        let first = try lister.blockingReply(template, label: "broker GetManagedObjects", timeout: .seconds(120))
+        let objects = try Self.objectCount(first)
+        guard objects >= bundles else {
+            throw .calls(subject: "broker GetManagedObjects", reason: "expected at least \(bundles) objects, got \(objects)")
+        }
+        let replyBytes = (try? first.marshalled().count) ?? 0
+        let performs = CallTemplate.perform(
+            destination: BrokerBenchmark.busName, appID: BundleGenerator.performAppID, type: BundleGenerator.performType)
+        _ = try LoadGenerator.run(performs, on: benchmark.connection, calls: max(performCalls / 10, 10), depth: 1,
+                                  label: "broker Perform warm-up")
+        var alone: [LoadRun] = []
+        var contended: [LoadRun] = []
+        var listings: [Double] = []
+        for round in 0..<rounds {
+            benchmark.progress("listing contention: round \(round + 1) of \(rounds)")
+            alone.append(try LoadGenerator.run(performs, on: benchmark.connection, calls: performCalls, depth: 1,
+                                               label: "broker Perform alone"))
+            let loop = ListingLoop(connection: lister, template: template)
+            loop.start()
+            // Perform only once the listings are under way, so every call can meet one.
+            guard loop.waitForFirst(timeout: .seconds(120)) else {
+                loop.stop()
+                throw .calls(subject: "broker GetManagedObjects", reason: "no listing answered within 120 s")
+            }
+            let run: LoadRun
+            do {
+                run = try LoadGenerator.run(performs, on: benchmark.connection, calls: performCalls, depth: 1,
+                                            label: "broker Perform during listings")
+            } catch {
+                loop.stop()
+                throw error
+            }
+            let outcome = loop.stop()
+            if let failure = outcome.failure {
+                throw .calls(subject: "broker GetManagedObjects", reason: failure)
+            }
+            contended.append(run)
+            listings += outcome.latencies
+        }
+        let aloneP99 = median(alone.map { Distribution($0.latencies).p99 })
+        let contendedP99 = median(contended.map { Distribution($0.latencies).p99 })
+        let results = ListingContentionResults(
+            bundles: bundles, objects: objects, replyBytes: replyBytes, rounds: rounds, performCalls: performCalls,
+            performAlone: LatencySummary(alone.flatMap(\.latencies)), performAloneP99: aloneP99,
+            performDuringListings: LatencySummary(contended.flatMap(\.latencies)),
+            performDuringListingsP99: contendedP99, getManagedObjects: LatencySummary(listings))
+        benchmark.progress(String(format: "listing contention: Perform p99 %.0f µs alone, %.0f µs during listings "
+            + "(×%.2f); GetManagedObjects p50 %.1f ms over %d listings",
+            aloneP99, contendedP99, results.ratio, results.getManagedObjects.p50 / 1000, listings.count))
+        return results
+    }
+
+    /// How many objects a GetManagedObjects reply lists.
+    static func objectCount(_ reply: Message) throws(BenchError) -> Int {
+        let values: [Value]
+        do {
+            values = try reply.arguments()
+        } catch {
+            throw .calls(subject: "broker GetManagedObjects", reason: "cannot read the reply: \(error)")
+        }
+        guard case .dictionary(_, _, let entries)? = values.first else {
+            throw .calls(subject: "broker GetManagedObjects", reason: "the reply is not a dictionary")
+        }
+        return entries.count
+    }
+
+    /// The targets table's rows for this measurement.
+    static func targetRows(_ results: ListingContentionResults?) -> [Report.Row] {
+        guard let results else { return [] }
+        return [
+            Report.Row(
+                name: "\(results.bundles) bundles: Perform p99 while another client loops GetManagedObjects, against alone",
+                result: "\(Report.millis(results.performDuringListingsP99)) against "
+                    + "\(Report.millis(results.performAloneP99)): ×\(Report.number(results.ratio, 2))",
+                target: "≤ 2 ×", met: results.ratio <= 2),
+            Report.Row(
+                name: "\(results.bundles) bundles: GetManagedObjects (\(results.objects) objects, "
+                    + "\(Report.number(Double(results.replyBytes) / 1_048_576, 1)) MiB), p50 (p99)",
+                result: "\(Report.millis(results.getManagedObjects.p50)) (\(Report.millis(results.getManagedObjects.p99)))",
+                target: "—", met: nil),
+        ]
+    }
+}
+
+struct ListingContentionResults: Codable, Sendable {
+    var bundles: Int
+    var objects: Int
+    /// The marshalled GetManagedObjects reply, in bytes.
+    var replyBytes: Int
+    var rounds: Int
+    var performCalls: Int
+    /// Every round's sequential Perform latencies, pooled.
+    var performAlone: LatencySummary
+    /// The median over rounds of each round's p99.
+    var performAloneP99: Double
+    var performDuringListings: LatencySummary
+    var performDuringListingsP99: Double
+    var getManagedObjects: LatencySummary
+
+    /// Perform p99 during listings against alone.
+    var ratio: Double { performDuringListingsP99 / max(performAloneP99, 1e-9) }
+}
+
+extension CallTemplate {
+    /// `GetManagedObjects()` on the broker's object manager.
+    static func getManagedObjects(destination: BusName) -> CallTemplate {
+        CallTemplate(
+            destination: destination, path: "/org/quickactions/Broker1",
+            interface: "org.freedesktop.DBus.ObjectManager", member: "GetManagedObjects", arguments: [],
+            replySignature: "a{oa{sa{sv}}}")
+    }
+}
+
+/// Requests a listing, waits for it, requests the next, until stopped.
+private final class ListingLoop: Sendable {
+    struct State {
+        var stopping = false
+        var latencies: [Double] = []
+        var failure: String?
+        var finished = false
+    }
+
+    let connection: Connection
+    let template: CallTemplate
+    let state = Locked(State())
+    let first = DispatchSemaphore(value: 0)
+    let finished = DispatchSemaphore(value: 0)
+
+    init(connection: Connection, template: CallTemplate) {
+        self.connection = connection
+        self.template = template
+    }
+
+    func start() { issue() }
+
+    func waitForFirst(timeout: Duration) -> Bool {
+        first.wait(timeout: .now() + .seconds(Int(timeout.components.seconds))) == .success
+    }
+
+    /// Stops after the listing in flight and returns what was measured.
+    @discardableResult
+    func stop() -> (latencies: [Double], failure: String?) {
+        let done = state.withLock { state in
+            state.stopping = true
+            return state.finished
+        }
+        if !done { _ = finished.wait(timeout: .now() + .seconds(120)) }
+        return state.withLock { ($0.latencies, $0.failure) }
+    }
+
+    private func issue() {
+        let message: Message
+        do {
+            message = try template.message()
+        } catch {
+            end(failure: "building the call: \(error)")
+            return
+        }
+        let sent = monotonicNanoseconds()
+        connection.call(message, timeout: .seconds(120)) { result in
+            let elapsed = Double(monotonicNanoseconds() - sent) / 1000
+            switch result {
+            case .success(let reply) where reply.signature == self.template.replySignature:
+                let stopping = self.state.withLock { state in
+                    state.latencies.append(elapsed)
+                    return state.stopping
+                }
+                if self.state.withLock({ $0.latencies.count }) == 1 { self.first.signal() }
+                if stopping { self.end(failure: nil) } else { self.issue() }
+            case .success(let reply):
+                self.end(failure: "reply of signature \"\(reply.signature)\"")
+            case .failure(let error):
+                self.end(failure: "\(error)")
+            }
+        }
+    }
+
+    private func end(failure: String?) {
+        state.withLock { state in
+            state.finished = true
+            if state.failure == nil { state.failure = failure }
+        }
+        first.signal()
+        finished.signal()
+    }
+}

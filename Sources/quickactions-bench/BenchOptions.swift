@@ -20,7 +20,7 @@ struct BenchOptions {
     /// Issue 17's listing bar (ListingContentionBenchmark): bundles, rounds, Performs per run.
     var contentionBundles = 10_000
     var contentionRounds = 3
-    var contentionPerforms = 2_000
+    var contentionPerforms = 4_000
     var includeListingContention = true
     var onlyListingContention = false
     var writePath: String?

@@ -8,13 +8,21 @@ import Glibc
 /// listing bundles and the Perform bundles, with the C plugin (completing
 /// at once, without a message) running in the broker's process, so the hop
 /// to a host process does not dominate. In alternating rounds, one
-/// connection performs sequentially, alone and then while a second
+/// connection performs at a steady rate, alone and then while a second
 /// connection requests GetManagedObjects in a loop.
+///
+/// The Performs are sent on a fixed schedule, not each after the last
+/// reply, and each latency counts from the moment its call was due: a
+/// client waiting for each reply before sending the next would see a
+/// stalled loop delay just one call per stall (coordinated omission), and
+/// its p99 would hide a loop held for half a second.
 struct ListingContentionBenchmark {
     let benchmark: BrokerBenchmark
     let bundles: Int
     let rounds: Int
     let performCalls: Int
+    /// The gap between two Performs of the steady schedule.
+    var interval: Duration = .milliseconds(2)
 
     static let getManagedObjects = "GetManagedObjects"
 
@@ -50,10 +58,14 @@ struct ListingContentionBenchmark {
         var alone: [LoadRun] = []
         var contended: [LoadRun] = []
         var listings: [Double] = []
+        var cpu: [String: Double] = [:]
         for round in 0..<rounds {
             benchmark.progress("listing contention: round \(round + 1) of \(rounds)")
-            alone.append(try LoadGenerator.run(performs, on: benchmark.connection, calls: performCalls, depth: 1,
-                                               label: "broker Perform alone"))
+            alone.append(try SteadyLoad.run(performs, on: benchmark.connection, calls: performCalls,
+                                            interval: interval, label: "broker Perform alone"))
+            var pids = ["client": getpid(), "broker": broker.pid]
+            if let bus = benchmark.busPID { pids["bus"] = bus }
+            let meter = CPUMeter(pids)
             let loop = ListingLoop(connection: lister, template: template)
             loop.start()
             // Perform only once the listings are under way, so every call can meet one.
@@ -63,8 +75,8 @@ struct ListingContentionBenchmark {
             }
             let run: LoadRun
             do {
-                run = try LoadGenerator.run(performs, on: benchmark.connection, calls: performCalls, depth: 1,
-                                            label: "broker Perform during listings")
+                run = try SteadyLoad.run(performs, on: benchmark.connection, calls: performCalls, interval: interval,
+                                         label: "broker Perform during listings")
             } catch {
                 loop.stop()
                 throw error
@@ -73,6 +85,7 @@ struct ListingContentionBenchmark {
             if let failure = outcome.failure {
                 throw .calls(subject: "broker GetManagedObjects", reason: failure)
             }
+            for (name, seconds) in meter.used() { cpu[name, default: 0] += seconds }
             contended.append(run)
             listings += outcome.latencies
         }
@@ -82,10 +95,16 @@ struct ListingContentionBenchmark {
             bundles: bundles, objects: objects, replyBytes: replyBytes, rounds: rounds, performCalls: performCalls,
             performAlone: LatencySummary(alone.flatMap(\.latencies)), performAloneP99: aloneP99,
             performDuringListings: LatencySummary(contended.flatMap(\.latencies)),
-            performDuringListingsP99: contendedP99, getManagedObjects: LatencySummary(listings))
+            performDuringListingsP99: contendedP99,
+            performAloneMax: alone.flatMap(\.latencies).max() ?? 0,
+            performDuringListingsMax: contended.flatMap(\.latencies).max() ?? 0,
+            getManagedObjects: LatencySummary(listings),
+            cpuMillisecondsPerListing: cpu.mapValues { $0 * 1000 / Double(max(listings.count, 1)) },
+            intervalMicroseconds: Double(interval.components.attoseconds) / 1e12 + Double(interval.components.seconds) * 1e6)
         benchmark.progress(String(format: "listing contention: Perform p99 %.0f µs alone, %.0f µs during listings "
-            + "(×%.2f); GetManagedObjects p50 %.1f ms over %d listings",
-            aloneP99, contendedP99, results.ratio, results.getManagedObjects.p50 / 1000, listings.count))
+            + "(×%.2f; max %.0f against %.0f µs); GetManagedObjects p50 %.1f ms over %d listings; CPU ms per listing %@",
+            aloneP99, contendedP99, results.ratio, results.performDuringListingsMax, results.performAloneMax,
+            results.getManagedObjects.p50 / 1000, listings.count, "\(results.cpuMillisecondsPerListing)"))
         return results
     }
 
@@ -113,9 +132,17 @@ struct ListingContentionBenchmark {
                     + "\(Report.millis(results.performAloneP99)): ×\(Report.number(results.ratio, 2))",
                 target: "≤ 2 ×", met: results.ratio <= 2),
             Report.Row(
+                name: "\(results.bundles) bundles: slowest Perform during listings, against alone "
+                    + "(one every \(Report.number(results.intervalMicroseconds / 1000, 1)) ms)",
+                result: "\(Report.millis(results.performDuringListingsMax)) against \(Report.millis(results.performAloneMax))",
+                target: "—", met: nil),
+            Report.Row(
                 name: "\(results.bundles) bundles: GetManagedObjects (\(results.objects) objects, "
                     + "\(Report.number(Double(results.replyBytes) / 1_048_576, 1)) MiB), p50 (p99)",
-                result: "\(Report.millis(results.getManagedObjects.p50)) (\(Report.millis(results.getManagedObjects.p99)))",
+                result: "\(Report.millis(results.getManagedObjects.p50)) (\(Report.millis(results.getManagedObjects.p99))); "
+                    + "CPU ms per listing: " + ["broker", "bus", "client"].map { name in
+                        "\(name) \(results.cpuMillisecondsPerListing[name].map { Report.number($0, 0) } ?? "?")"
+                    }.joined(separator: ", "),
                 target: "—", met: nil),
         ]
     }
@@ -134,7 +161,13 @@ struct ListingContentionResults: Codable, Sendable {
     var performAloneP99: Double
     var performDuringListings: LatencySummary
     var performDuringListingsP99: Double
+    var performAloneMax: Double
+    var performDuringListingsMax: Double
     var getManagedObjects: LatencySummary
+    /// CPU milliseconds per listing of "broker", "bus" and "client" while the listings loop.
+    var cpuMillisecondsPerListing: [String: Double]
+    /// The Performs' schedule: one every this many microseconds.
+    var intervalMicroseconds: Double
 
     /// Perform p99 during listings against alone.
     var ratio: Double { performDuringListingsP99 / max(performAloneP99, 1e-9) }
@@ -221,5 +254,56 @@ private final class ListingLoop: Sendable {
         }
         first.signal()
         finished.signal()
+    }
+}
+
+/// Calls sent on a fixed schedule, whatever the replies do; each call's
+/// latency counts from when it was due, so a stall delays every call that
+/// fell due during it.
+enum SteadyLoad {
+    static func run(
+        _ template: CallTemplate, on connection: Connection, calls: Int, interval: Duration, label: String
+    ) throws(BenchError) -> LoadRun {
+        let state = Locked<(completed: Int, failure: String?, latencies: [Double])>((0, nil, []))
+        let done = DispatchSemaphore(value: 0)
+        let step = UInt64(interval.components.seconds) * 1_000_000_000
+            + UInt64(interval.components.attoseconds / 1_000_000_000)
+        let start = monotonicNanoseconds()
+        for index in 0..<calls {
+            let due = start + UInt64(index) * step
+            let now = monotonicNanoseconds()
+            // Sleeping costs the same lateness alone and during listings, and burns no core.
+            if now < due { usleep(UInt32(min((due - now) / 1000, 1_000_000))) }
+            let message: Message
+            do {
+                message = try template.message()
+            } catch {
+                throw .calls(subject: label, reason: "building the call: \(error)")
+            }
+            connection.call(message, timeout: .seconds(120)) { result in
+                let latency = Double(monotonicNanoseconds() - due) / 1000
+                let finished = state.withLock { state in
+                    state.completed += 1
+                    state.latencies.append(latency)
+                    switch result {
+                    case .success(let reply) where reply.signature == template.replySignature: break
+                    case .success(let reply):
+                        if state.failure == nil { state.failure = "reply of signature \"\(reply.signature)\"" }
+                    case .failure(let error):
+                        if state.failure == nil { state.failure = "\(error)" }
+                    }
+                    return state.completed == calls
+                }
+                if finished { done.signal() }
+            }
+        }
+        guard done.wait(timeout: .now() + 120) == .success else {
+            throw .calls(subject: label, reason: "only \(state.withLock { $0.completed }) of \(calls) calls answered within 120 s")
+        }
+        let end = monotonicNanoseconds()
+        let outcome = state.withLock { $0 }
+        if let failure = outcome.failure { throw .calls(subject: label, reason: failure) }
+        return LoadRun(calls: calls, depth: 0, seconds: Double(end - start) / 1e9, latencies: outcome.latencies,
+                       cpu: [:], contextSwitches: [:])
     }
 }

@@ -89,6 +89,8 @@ struct ListingContentionBenchmark {
             contended.append(run)
             listings += outcome.latencies
         }
+        broker.stop()
+        let floor = try floorReference(listing: first)
         let aloneP99 = median(alone.map { Distribution($0.latencies).p99 })
         let contendedP99 = median(contended.map { Distribution($0.latencies).p99 })
         let results = ListingContentionResults(
@@ -100,12 +102,81 @@ struct ListingContentionBenchmark {
             performDuringListingsMax: contended.flatMap(\.latencies).max() ?? 0,
             getManagedObjects: LatencySummary(listings),
             cpuMillisecondsPerListing: cpu.mapValues { $0 * 1000 / Double(max(listings.count, 1)) },
-            intervalMicroseconds: Double(interval.components.attoseconds) / 1e12 + Double(interval.components.seconds) * 1e6)
+            intervalMicroseconds: Double(interval.components.attoseconds) / 1e12 + Double(interval.components.seconds) * 1e6,
+            floorAloneP99: floor.alone, floorDuringListingsP99: floor.during, floorListing: floor.listing)
+        benchmark.progress(String(format: "listing contention: the C floor's Perform p99 %.0f µs alone, %.0f µs "
+            + "during listings of the same bytes", results.floorAloneP99, results.floorDuringListingsP99))
         benchmark.progress(String(format: "listing contention: Perform p99 %.0f µs alone, %.0f µs during listings "
             + "(×%.2f; max %.0f against %.0f µs); GetManagedObjects p50 %.1f ms over %d listings; CPU ms per listing %@",
             aloneP99, contendedP99, results.ratio, results.performDuringListingsMax, results.performAloneMax,
             results.getManagedObjects.p50 / 1000, listings.count, "\(results.cpuMillisecondsPerListing)"))
         return results
+    }
+
+    /// The same contention with the broker taken out: one C floor answers the
+    /// Performs, another (a process of its own, so its loop is never the
+    /// Performs') answers a second client's calls with the very bytes of the
+    /// broker's GetManagedObjects reply. What the Performs' p99 does then is
+    /// what the bus and the machine do with replies that large.
+    private func floorReference(listing: Message) throws(BenchError) -> (alone: Double, during: Double,
+                                                                           listing: LatencySummary) {
+        let file = benchmark.work.appendingPathComponent("managed-objects-\(bundles).dbus")
+        do {
+            try Data(listing.marshalled()).write(to: file)
+        } catch {
+            throw .file(path: file.path, reason: "cannot save the broker's GetManagedObjects reply: \(error)")
+        }
+        let performName: BusName = "org.quickactions.Bench.FloorContention"
+        let listingName: BusName = "org.quickactions.Bench.FloorContentionListing"
+        let performer = try Subject(name: "floor-contention", busName: performName,
+                                    command: [Products.floor.path, benchmark.bus.address, performName.rawValue],
+                                    directory: benchmark.work, connection: benchmark.connection)
+        defer { performer.stop() }
+        let lister = try Subject(name: "floor-contention-listing", busName: listingName,
+                                 command: [Products.floor.path, benchmark.bus.address, listingName.rawValue, file.path],
+                                 directory: benchmark.work, connection: benchmark.connection)
+        defer { lister.stop() }
+        let client: Connection
+        do {
+            client = try Connection(.address(benchmark.bus.address))
+        } catch {
+            throw .subject(name: "the floor's listing client", reason: "\(error)")
+        }
+        defer { client.close() }
+        // The floor answers GetAllItems with the saved bytes, whatever they are.
+        let listings = CallTemplate(
+            destination: listingName, path: "/org/quickactions/Broker1", interface: "org.quickactions.Broker1",
+            member: "GetAllItems", arguments: [.dictionary(key: .string, value: .variant, [])],
+            replySignature: "a{oa{sa{sv}}}")
+        let performs = CallTemplate.perform(destination: performName, appID: BundleGenerator.performAppID,
+                                            type: BundleGenerator.performType)
+        var alone: [Double] = []
+        var during: [Double] = []
+        var listed: [Double] = []
+        for round in 0..<rounds {
+            benchmark.progress("listing contention: the C floor, round \(round + 1) of \(rounds)")
+            alone.append(Distribution(try SteadyLoad.run(performs, on: benchmark.connection, calls: performCalls,
+                                                          interval: interval, label: "floor Perform alone").latencies).p99)
+            let loop = ListingLoop(connection: client, template: listings)
+            loop.start()
+            guard loop.waitForFirst(timeout: .seconds(120)) else {
+                loop.stop()
+                throw .calls(subject: "floor listings", reason: "no listing answered within 120 s")
+            }
+            let run: LoadRun
+            do {
+                run = try SteadyLoad.run(performs, on: benchmark.connection, calls: performCalls, interval: interval,
+                                         label: "floor Perform during listings")
+            } catch {
+                loop.stop()
+                throw error
+            }
+            let outcome = loop.stop()
+            if let failure = outcome.failure { throw .calls(subject: "floor listings", reason: failure) }
+            during.append(Distribution(run.latencies).p99)
+            listed += outcome.latencies
+        }
+        return (median(alone), median(during), LatencySummary(listed))
     }
 
     /// How many objects a GetManagedObjects reply lists.
@@ -131,6 +202,11 @@ struct ListingContentionBenchmark {
                 result: "\(Report.millis(results.performDuringListingsP99)) against "
                     + "\(Report.millis(results.performAloneP99)): ×\(Report.number(results.ratio, 2))",
                 target: "≤ 2 ×", met: results.ratio <= 2),
+            Report.Row(
+                name: "The C floor: Perform p99 while another floor process sends the same listing bytes in a loop, against alone",
+                result: "\(Report.millis(results.floorDuringListingsP99)) against \(Report.millis(results.floorAloneP99)): "
+                    + "×\(Report.number(results.floorRatio, 2)); its listings p50 \(Report.millis(results.floorListing.p50))",
+                target: "— (the bus's share)", met: nil),
             Report.Row(
                 name: "\(results.bundles) bundles: slowest Perform during listings, against alone "
                     + "(one every \(Report.number(results.intervalMicroseconds / 1000, 1)) ms)",
@@ -169,8 +245,16 @@ struct ListingContentionResults: Codable, Sendable {
     /// The Performs' schedule: one every this many microseconds.
     var intervalMicroseconds: Double
 
+    /// The C floor's Perform p99 alone and while another floor process sends
+    /// the same listing bytes to another client in a loop, and those listings.
+    var floorAloneP99: Double
+    var floorDuringListingsP99: Double
+    var floorListing: LatencySummary
+
     /// Perform p99 during listings against alone.
     var ratio: Double { performDuringListingsP99 / max(performAloneP99, 1e-9) }
+    /// The same for the C floor: what the bus and the machine alone do.
+    var floorRatio: Double { floorDuringListingsP99 / max(floorAloneP99, 1e-9) }
 }
 
 extension CallTemplate {

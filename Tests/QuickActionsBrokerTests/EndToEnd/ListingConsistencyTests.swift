@@ -20,7 +20,8 @@ import Testing
     static let churnPath = "/org/quickactions/Broker1/apps/org_2eexample_2echurn"
     static let quietPath = "/org/quickactions/Broker1/apps/org_2eexample_2equiet"
 
-    /// Loops GetManagedObjects (each sent when the last is answered) while
+    /// Loops GetManagedObjects (each sent when the last is answered, at least
+    /// `wanted` and until three versions were listed) while
     /// recording PropertiesChanged(Items) of the churning app, in arrival
     /// order; prints one JSON object with what it saw and every problem.
     static let script = """
@@ -69,7 +70,9 @@ import Testing
                     state['problems'].append('listing at version %d after PropertiesChanged of version %d'
                                              % (v, state['announced']))
                 state['listed'] = max(state['listed'], v)
-            if state['listings'] >= wanted:
+            # At least `wanted` listings, and on until the app was seen to change a few times
+            # (a slow start, under a sanitizer, must not leave the check without changes).
+            if state['listings'] >= wanted and (len(state['versions']) >= 3 or state['listings'] >= 5000):
                 loop.quit()
             else:
                 ask()
@@ -98,7 +101,7 @@ import Testing
         #expect(python.status == 0, "\(python)")
         let seen = try JSONSerialization.jsonObject(with: Data(python.stdout.utf8)) as? [String: Any] ?? [:]
         #expect(seen["problems"] as? [String] == [], "\(python.stdout)")
-        #expect(seen["listings"] as? Int == 40, "\(python.stdout)")
+        #expect((seen["listings"] as? Int ?? 0) >= 40, "\(python.stdout)")
         // The app really changed while it was listed, and its changes were announced.
         #expect((seen["versions"] as? Int ?? 0) > 1, "\(python.stdout)")
         #expect((seen["signals"] as? Int ?? 0) > 0, "\(python.stdout)")

@@ -35,8 +35,8 @@ extension Broker {
                    annotations: [.documentation("(app id, items) for every app, sorted by app id.")],
                    deferred: { [weak self] _, reply, options in
                 guard let self else { return }
-                // Encoded once per catalog state: the prepared body has exactly the declared type.
-                reply.reply.send(try allItemsReply(options: try CallOptions(options)))
+                // Encoded once per catalog state, off the loop: the prepared body has exactly the declared type.
+                try answerAllItems(options: options, reply: reply.reply)
             }),
             Method(BrokerAPI.Member.perform,
                    inputs: TypedArgument("app_id", String.self), TypedArgument("type", String.self),
@@ -90,7 +90,8 @@ extension Broker {
     func applicationInterface(_ id: String) -> Interface {
         let locale = configuration.locale
         let current: @Sendable () throws -> AppSnapshot = { [weak self] in
-            guard let app = self?.catalog.withLock({ $0[id] }) else { throw DBusError.unknownApplication(id) }
+            // In a GetManagedObjects listing, the listing's catalog (ListedCatalog).
+            guard let app = self?.currentApp(id) else { throw DBusError.unknownApplication(id) }
             return app
         }
         return Interface(Self.applicationInterfaceName, methods: [
@@ -130,7 +131,8 @@ extension Broker {
         ] + applicationStatusProperties(id, current: current))
     }
 
-    /// Exports the root and every app. The object manager is added last:
+    /// Exports the root and every app. The object manager is added last (its
+    /// listings read one catalog snapshot: ListingSnapshot.swift):
     /// apps exported before anyone can listen need no InterfacesAdded (which
     /// would also build every app's items at start-up).
     func exportObjects() throws(DBusError) {
@@ -138,7 +140,9 @@ extension Broker {
         for app in catalog.withLock({ $0.sorted }) {
             try connection.export([applicationInterface(app.id)], at: app.objectPath)
         }
-        connection.addObjectManager(at: Self.rootPath)
+        connection.addObjectManager(at: Self.rootPath) { [weak self] in
+            self?.objectManagerSnapshot() ?? ObjectManagerSnapshot(version: nil)
+        }
     }
 
     // MARK: Listing

@@ -291,15 +291,21 @@ public final class Broker: Sendable {
             ? "it is quarantined until \(bundle.executableURL.path) changes"
             : "it is quarantined after \(Quarantine.limit) within \(Quarantine.windowDescription)"
         log(.error, "the plugin host of \(appID) (pid \(pid), \(bundle.executableURL.path)) \(exit): crash \(count); \(verdict)")
+        // The contract announces Quarantined and QuarantineReason (cached listings rely on it).
+        try? connection.emitPropertiesChanged(
+            path: BrokerAPI.appPath(appID), interface: Self.applicationInterfaceName,
+            names: [MemberName(stringLiteral: BrokerAPI.Property.quarantined),
+                    MemberName(stringLiteral: BrokerAPI.Property.quarantineReason)])
         if case .failure(let error) = saved {
             log(.warning, "cannot save crash counts: \(error)")
         }
     }
 
-    /// The app's `Loaded` property changed.
+    /// The app's `Loaded` property changed, and with it HostPID (a host started or ended).
     func loadedChanged(_ appID: String) {
         try? connection.emitPropertiesChanged(
-            path: BrokerAPI.appPath(appID), interface: Self.applicationInterfaceName, names: [MemberName(stringLiteral: BrokerAPI.Property.loaded)])
+            path: BrokerAPI.appPath(appID), interface: Self.applicationInterfaceName,
+            names: [MemberName(stringLiteral: BrokerAPI.Property.loaded), MemberName(stringLiteral: BrokerAPI.Property.hostPID)])
     }
 
     // MARK: Store

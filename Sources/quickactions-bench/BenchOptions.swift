@@ -20,6 +20,12 @@ struct BenchOptions {
     /// The GDBus and dbus-python responders (python3 with gi and dbus).
     var includePython = true
     var json = false
+    /// Issue 17's listing bar (ListingContentionBenchmark): bundles, rounds, Performs per run.
+    var contentionBundles = 10_000
+    var contentionRounds = 3
+    var contentionPerforms = 4_000
+    var includeListingContention = true
+    var onlyListingContention = false
     var writePath: String?
 
     static let help = """
@@ -53,6 +59,11 @@ struct BenchOptions {
           --quick               a smoke run: a few hundred calls, small bundle sets
           --no-broker           measure the floor and the other responders only, no broker
           --no-python           leave out the GDBus and dbus-python responders
+          --listing-contention-only
+                                only Perform p99 alone and during GetManagedObjects loops
+          --no-listing-contention
+                                leave that measurement out
+          --contention-bundles N  bundles for it (default 10000)
           --write FILE          add the results to FILE (BENCHMARKS.md), keeping earlier runs
           --json                print the results as JSON instead of the report
           -h, --help            show this help
@@ -87,6 +98,9 @@ struct BenchOptions {
         launchApps = 2
         performsForMemory = 300
         hostApps = 4
+        contentionBundles = 200
+        contentionRounds = 1
+        contentionPerforms = 200
     }
 
     static func parse(_ arguments: [String]) throws(BenchError) -> BenchOptions {
@@ -123,6 +137,9 @@ struct BenchOptions {
             case "--quick": continue
             case "--no-broker": options.includeBroker = false
             case "--no-python": options.includePython = false
+            case "--listing-contention-only": options.onlyListingContention = true
+            case "--no-listing-contention": options.includeListingContention = false
+            case "--contention-bundles": options.contentionBundles = try count(argument, minimum: 1)
             case "--json": options.json = true
             case "--write": options.writePath = try value(argument)
             default: throw .usage("unknown argument \"\(argument)\" (see --help)")

@@ -79,7 +79,7 @@ enum Report {
     static let otherLibraries = ["gdbus", "dbus-python"]
 
     static func targetRows(_ results: BenchResults) -> [Row] {
-        var rows: [Row] = []
+        var rows = ListingContentionBenchmark.targetRows(results.listingContention)
         let perform = results.perform
         for ratio in perform.ratios where ratio.subject != noiseSubject && !otherLibraries.contains(ratio.subject)
             && ratio.subject != relaySubject && hostSubjects[ratio.subject] == nil {

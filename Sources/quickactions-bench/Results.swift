@@ -8,6 +8,8 @@ struct BenchResults: Codable, Sendable {
     var broker: BrokerResults?
     /// Plugin hosts' launch and memory (issue 14); nil with `--no-broker`.
     var hosts: HostResults?
+    /// Perform during GetManagedObjects loops (issue 17); nil when left out.
+    var listingContention: ListingContentionResults?
 }
 
 /// One load run, reduced.

@@ -11,7 +11,7 @@ func progress(_ line: String) {
 /// A full run: a private bus, the subjects, the measurements, the report.
 func runBenchmark(_ options: BenchOptions) throws(BenchError) -> BenchResults {
     try Products.require(Products.floor)
-    if options.includeBroker {
+    if options.includeBroker || options.onlyListingContention {
         try Products.require(Products.broker)
         try Products.require(Products.plugin)
         try Products.require(Products.swiftPlugin)
@@ -41,6 +41,19 @@ func runBenchmark(_ options: BenchOptions) throws(BenchError) -> BenchResults {
         try? FileManager.default.removeItem(at: work)
     }
     let busPID = connection.processID(of: "org.freedesktop.DBus")
+    func listingContention() throws(BenchError) -> ListingContentionResults {
+        try ListingContentionBenchmark(
+            benchmark: BrokerBenchmark(options: options, bus: bus, connection: connection, work: work, busPID: busPID,
+                                       progress: progress),
+            bundles: options.contentionBundles, rounds: options.contentionRounds,
+            performCalls: options.contentionPerforms).run()
+    }
+    if options.onlyListingContention {
+        return BenchResults(machine: machine, command: CommandLine.arguments.joined(separator: " "),
+                            perform: PerformResults(rounds: 0, depth: 0, sequentialCalls: 0, pipelinedCalls: 0,
+                                                    subjects: [], ratios: []),
+                            broker: nil, listingContention: try listingContention())
+    }
 
     var subjects: [(subject: Subject, template: CallTemplate)] = []
     defer { subjects.forEach { $0.subject.stop() } }
@@ -116,8 +129,9 @@ func runBenchmark(_ options: BenchOptions) throws(BenchError) -> BenchResults {
 
     let broker = options.includeBroker ? try brokerBenchmark.run() : nil
     let hosts = options.includeBroker ? try HostBenchmark(benchmark: brokerBenchmark).run() : nil
+    let contention = options.includeBroker && options.includeListingContention ? try listingContention() : nil
     return BenchResults(machine: machine, command: CommandLine.arguments.joined(separator: " "),
-                        perform: perform, broker: broker, hosts: hosts)
+                        perform: perform, broker: broker, hosts: hosts, listingContention: contention)
 }
 
 func main() -> Int32 {

@@ -41,6 +41,10 @@ public final class Connection: @unchecked Sendable {
     /// The last incoming call's method, for the next call to the same one.
     let dispatchCache = DispatchCache()
     let signals = SignalRouter()
+    /// Signals wait here behind replies promised off the loop (``holdSignals()``).
+    let signalOrder = SignalOrder()
+    /// GetManagedObjects' worker state: owners' snapshots and encoded listings.
+    let lister = ManagedObjectsLister()
     private let disconnectHandler = Locked<(@Sendable (DBusError) -> Void)?>(nil)
     private let isOpen = Atomic<Bool>(true)
     private let standard = Locked<StandardInterfaces?>(nil)
@@ -235,7 +239,7 @@ public final class Connection: @unchecked Sendable {
     ) throws(DBusError) {
         let signal = try Message.signal(path: path, interface: interface, member: member)
         try signal.append(arguments)
-        try send(signal)
+        try signalOrder.emit(signal) { (message: Message) throws(DBusError) in try send(message) }
     }
 
     // MARK: Incoming

@@ -36,6 +36,12 @@ public final class PreparedReply: Sendable {
         self.types = types
     }
 
+    /// A reply body already written into `template` (a METHOD_RETURN), of `types`.
+    init(encoded template: Message, types: [DBusType]) {
+        self.template = template
+        self.types = types
+    }
+
     /// A copy of the body addressed as the reply to `call`.
     func reply(to call: Message) throws(DBusError) -> Message {
         guard let raw = dbus_message_copy(template.raw) else {

@@ -38,6 +38,8 @@ extension Connection {
     /// object, with their current values (or as invalidated, for properties
     /// declared that way).
     public func emitPropertiesChanged(path: ObjectPath, interface: InterfaceName, names: [MemberName]) throws(DBusError) {
+        // Before reading: a listing cached from now on reads the new values.
+        objects.noteChange()
         guard let declared = objects.node(at: path)?.byName[interface] else {
             throw DBusError(.unknownInterface, "object \(path.rawValue) has no interface \(interface.rawValue)")
         }
@@ -162,18 +164,5 @@ extension Connection {
             entries.append(DictionaryEntry(.string(interface.name.rawValue), try propertiesDictionary(interface)))
         }
         return .dictionary(key: .string, value: ManagedObjects.propertiesType, entries)
-    }
-
-    func managedObjects(below root: ObjectPath) -> Value {
-        var entries: [DictionaryEntry] = []
-        for (path, node) in objects.objects(below: root) {
-            // An object whose getter fails is still listed, without properties.
-            let interfaces = (try? interfacesAndProperties(node.interfaces))
-                ?? .dictionary(key: .string, value: ManagedObjects.propertiesType, node.interfaces.map {
-                    DictionaryEntry(.string($0.name.rawValue), .dictionary(key: .string, value: .variant, []))
-                })
-            entries.append(DictionaryEntry(.objectPath(path), interfaces))
-        }
-        return .dictionary(key: .objectPath, value: ManagedObjects.interfacesType, entries)
     }
 }

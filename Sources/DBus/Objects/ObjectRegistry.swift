@@ -22,6 +22,9 @@ final class ObjectRegistry: Sendable {
     private struct State {
         var objects: [ObjectPath: Node] = [:]
         var managers: Set<ObjectPath> = []
+        /// Grows with every change to the objects and every PropertiesChanged
+        /// announced, so a cached listing knows when it went stale.
+        var version: UInt64 = 0
     }
 
     private let state = Locked(State())
@@ -41,7 +44,10 @@ final class ObjectRegistry: Sendable {
 
     /// Registers `path` as an object manager root.
     func addManager(_ path: ObjectPath) {
-        state.withLock { _ = $0.managers.insert(path) }
+        state.withLock { state in
+            state.managers.insert(path)
+            state.version &+= 1
+        }
         changes.add(1, ordering: .releasing)
     }
 
@@ -51,6 +57,7 @@ final class ObjectRegistry: Sendable {
         defer { changes.add(1, ordering: .releasing) }
         return state.withLock { state in
             let previous = state.objects.updateValue(Node(interfaces), forKey: path)
+            state.version &+= 1
             return (previous, Self.manager(above: path, in: state.managers))
         }
     }
@@ -60,6 +67,7 @@ final class ObjectRegistry: Sendable {
         defer { changes.add(1, ordering: .releasing) }
         return state.withLock { state in
             let removed = state.objects.removeValue(forKey: path)
+            state.version &+= 1
             return (removed, Self.manager(above: path, in: state.managers))
         }
     }
@@ -86,9 +94,23 @@ final class ObjectRegistry: Sendable {
 
     /// Every object strictly below `root`, sorted by path.
     func objects(below root: ObjectPath) -> [(ObjectPath, Node)] {
-        state.withLock { state in
-            state.objects.filter { root.isAncestor(of: $0.key) }.sorted { $0.key.rawValue < $1.key.rawValue }
-        }
+        Self.objects(below: root, in: state.withLock { $0.objects })
+    }
+
+    /// Records that a property changed (PropertiesChanged was announced).
+    func noteChange() {
+        state.withLock { $0.version &+= 1 }
+    }
+
+    /// Every object and the version they are at, in one read (the dictionary is
+    /// shared, not copied, so this costs the loop nothing).
+    func snapshot() -> (objects: [ObjectPath: Node], version: UInt64) {
+        state.withLock { ($0.objects, $0.version) }
+    }
+
+    /// The objects of `objects` strictly below `root`, sorted by path.
+    static func objects(below root: ObjectPath, in objects: [ObjectPath: Node]) -> [(ObjectPath, Node)] {
+        objects.filter { root.isAncestor(of: $0.key) }.sorted { $0.key.rawValue < $1.key.rawValue }
     }
 
     private static func manager(above path: ObjectPath, in managers: Set<ObjectPath>) -> ObjectPath? {

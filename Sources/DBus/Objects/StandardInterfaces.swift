@@ -56,10 +56,15 @@ final class StandardInterfaces: Sendable {
             ]),
         ])
         let objectManager = Interface(Self.objectManagerName, methods: [
-            Method("GetManagedObjects", outputs: [Argument("objects", ManagedObjects.type)]) { [weak connection] call in
-                guard let connection, let path = call.path else { return [.dictionary(key: .objectPath, value: ManagedObjects.interfacesType, [])] }
-                return [connection.managedObjects(below: path)]
-            },
+            // Read and encoded off the loop: a listing of thousands of objects would hold it up.
+            Method("GetManagedObjects", outputs: [Argument("objects", ManagedObjects.type)],
+                   handler: .deferred { [weak connection] call, reply in
+                guard let connection else {
+                    reply.send([.dictionary(key: .objectPath, value: ManagedObjects.interfacesType, [])])
+                    return
+                }
+                connection.listManagedObjects(call, reply: reply)
+            }),
         ], signals: [
             Signal("InterfacesAdded", arguments: [
                 Argument("object_path", .objectPath), Argument("interfaces_and_properties", ManagedObjects.interfacesType),

@@ -12,7 +12,6 @@ import Locking
 public final class DbusMenu: Sendable {
     public static let interfaceName: InterfaceName = "com.canonical.dbusmenu"
     static let propertiesType = DBusType.dictionary(key: .string, value: .variant)
-    static let layoutType = DBusType.structure([.int32, propertiesType, .array(.variant)])
 
     public let path: ObjectPath
     private let connection: Connection
@@ -65,58 +64,63 @@ public final class DbusMenu: Sendable {
 
     // MARK: The interface
 
+    /// An item's properties, an a{sv} kept in the order they are listed.
+    typealias Properties = ValueOf<[String: Value]>
+    /// A layout node, (ia{sv}av): its children are variants holding nodes of the same
+    /// layout, so the recursion goes through `Value` and the rest is typed.
+    typealias Layout = DBusStruct<Int32, Properties, [Value]>
+    typealias Event = DBusStruct<Int32, String, Value, UInt32>
+
+    /// Every method declared with Swift types: the declaration is the signature, the
+    /// introspection and the decoding (BridgeInterfaceProofTests checks all three).
     public func interface() -> Interface {
-        let ints = DBusType.array(.int32)
-        let strings = DBusType.array(.string)
-        return Interface(Self.interfaceName, methods: [
+        Interface(Self.interfaceName, methods: [
             Method("GetLayout",
-                   inputs: [Argument("parentId", .int32), Argument("recursionDepth", .int32), Argument("propertyNames", strings)],
-                   outputs: [Argument("revision", .uint32), Argument("layout", Self.layoutType)]) { [self] call in
-                guard case .int32(let parent) = call.arguments[0], case .int32(let depth) = call.arguments[1] else { return [] }
-                return try layout(parent: parent, depth: depth, names: Self.strings(call.arguments[2]))
+                   inputs: TypedArgument("parentId", Int32.self), TypedArgument("recursionDepth", Int32.self),
+                   TypedArgument("propertyNames", [String].self),
+                   outputs: (TypedArgument("revision", UInt32.self), TypedArgument("layout", Layout.self))
+            ) { [self] _, parent, depth, names in
+                try layout(parent: parent, depth: depth, names: names)
             },
             Method("GetGroupProperties",
-                   inputs: [Argument("ids", ints), Argument("propertyNames", strings)],
-                   outputs: [Argument("properties", .array(.structure([.int32, Self.propertiesType])))]) { [self] call in
-                [groupProperties(ids: Self.ints(call.arguments[0]), names: Self.strings(call.arguments[1]))]
+                   inputs: TypedArgument("ids", [Int32].self), TypedArgument("propertyNames", [String].self),
+                   outputs: (TypedArgument("properties", [DBusStruct<Int32, Properties>].self))
+            ) { [self] _, ids, names in
+                try groupProperties(ids: ids, names: names)
             },
-            Method("GetProperty", inputs: [Argument("id", .int32), Argument("name", .string)],
-                   outputs: [Argument("value", .variant)]) { [self] call in
-                guard case .int32(let id) = call.arguments[0], case .string(let name) = call.arguments[1] else { return [] }
+            Method("GetProperty", inputs: TypedArgument("id", Int32.self), TypedArgument("name", String.self),
+                   outputs: (TypedArgument("value", Value.self))) { [self] _, id, name in
                 guard let properties = properties(of: id) else { throw Self.unknown(id) }
                 guard let value = properties.first(where: { $0.0 == name })?.1 else {
                     throw DBusError.invalidArgs("menu item \(id) has no property \"\(name.prefix(100))\"")
                 }
-                return [.variant(value)]
+                return value
             },
             Method("Event",
-                   inputs: [Argument("id", .int32), Argument("eventId", .string), Argument("data", .variant),
-                            Argument("timestamp", .uint32)]) { [self] call in
-                guard case .int32(let id) = call.arguments[0], case .string(let event) = call.arguments[1] else { return [] }
+                   inputs: TypedArgument("id", Int32.self), TypedArgument("eventId", String.self),
+                   TypedArgument("data", Value.self), TypedArgument("timestamp", UInt32.self),
+                   outputs: ()) { [self] _, id, event, _, _ in
                 guard handle(id: id, event: event) else { throw Self.unknown(id) }
-                return []
             },
-            Method("EventGroup", inputs: [Argument("events", .array(.structure([.int32, .string, .variant, .uint32])))],
-                   outputs: [Argument("idErrors", ints)]) { [self] call in
-                guard case .array(_, let events) = call.arguments[0] else { return [.array(.int32, [])] }
-                var errors: [Value] = []
+            Method("EventGroup", inputs: TypedArgument("events", [Event].self),
+                   outputs: (TypedArgument("idErrors", [Int32].self))) { [self] _, events in
+                var errors: [Int32] = []
                 for event in events {
-                    guard case .structure(let fields) = event, fields.count == 4, case .int32(let id) = fields[0],
-                          case .string(let name) = fields[1] else { continue }
-                    if !handle(id: id, event: name) { errors.append(.int32(id)) }
+                    let (id, name, _, _) = event.fields
+                    if !handle(id: id, event: name) { errors.append(id) }
                 }
-                return [.array(.int32, errors)]
+                return errors
             },
-            Method("AboutToShow", inputs: [Argument("id", .int32)], outputs: [Argument("needUpdate", .boolean)]) { [self] call in
-                guard case .int32(let id) = call.arguments[0] else { return [] }
+            Method("AboutToShow", inputs: TypedArgument("id", Int32.self),
+                   outputs: (TypedArgument("needUpdate", Bool.self))) { [self] _, id in
                 guard properties(of: id) != nil else { throw Self.unknown(id) }
                 // The menu is kept current by LayoutUpdated: nothing to refresh before showing.
-                return [.boolean(false)]
+                return false
             },
-            Method("AboutToShowGroup", inputs: [Argument("ids", ints)],
-                   outputs: [Argument("updatesNeeded", ints), Argument("idErrors", ints)]) { [self] call in
-                let unknown = Self.ints(call.arguments[0]).filter { properties(of: $0) == nil }
-                return [.array(.int32, []), .array(.int32, unknown.map { .int32($0) })]
+            Method("AboutToShowGroup", inputs: TypedArgument("ids", [Int32].self),
+                   outputs: (TypedArgument("updatesNeeded", [Int32].self), TypedArgument("idErrors", [Int32].self))
+            ) { [self] _, ids in
+                ([], ids.filter { properties(of: $0) == nil })
             },
         ], signals: [
             Signal("ItemsPropertiesUpdated", arguments: [
@@ -158,24 +162,27 @@ public final class DbusMenu: Sendable {
             .map { DictionaryEntry(.string($0.0), .variant($0.1)) })
     }
 
-    func layout(parent: Int32, depth: Int32, names: [String]) throws(DBusError) -> [Value] {
+    func layout(parent: Int32, depth: Int32, names: [String]) throws(DBusError) -> (UInt32, Layout) {
         let (revision, entries) = state.withLock { ($0.revision, $0.entries) }
         guard let properties = properties(of: parent) else { throw Self.unknown(parent) }
+        // Each child is a variant's contents: `[Value]` is "av", each element sent as a variant.
         var children: [Value] = []
         if parent == 0 && depth != 0 {
             children = entries.map { item in
-                .variant(.structure([.int32(item.id), Self.dictionary(Self.properties(item.entry), names: names),
-                                     .array(.variant, [])]))
+                .structure([.int32(item.id), Self.dictionary(Self.properties(item.entry), names: names), .array(.variant, [])])
             }
         }
-        return [.uint32(revision), .structure([.int32(parent), Self.dictionary(properties, names: names), .array(.variant, children)])]
+        return (revision, Layout(parent, try Properties(Self.dictionary(properties, names: names)), children))
     }
 
-    func groupProperties(ids: [Int32], names: [String]) -> Value {
+    func groupProperties(ids: [Int32], names: [String]) throws(DBusError) -> [DBusStruct<Int32, Properties>] {
         let all = ids.isEmpty ? [0] + state.withLock { $0.entries.map(\.id) } : ids
-        let found = all.compactMap { id in properties(of: id).map { (id, $0) } }
-        return .array(.structure([.int32, Self.propertiesType]),
-                      found.map { .structure([.int32($0.0), Self.dictionary($0.1, names: names)]) })
+        var result: [DBusStruct<Int32, Properties>] = []
+        for id in all {
+            guard let properties = properties(of: id) else { continue }
+            result.append(DBusStruct(id, try Properties(Self.dictionary(properties, names: names))))
+        }
+        return result
     }
 
     /// Handles one event; false for an unknown id.
@@ -184,15 +191,5 @@ public final class DbusMenu: Sendable {
         guard let entry = state.withLock({ $0.entries.first { $0.id == id }?.entry }) else { return false }
         if event == "clicked" { onClick(entry) }
         return true
-    }
-
-    static func strings(_ value: Value) -> [String] {
-        guard case .array(_, let elements) = value else { return [] }
-        return elements.compactMap(\.string)
-    }
-
-    static func ints(_ value: Value) -> [Int32] {
-        guard case .array(_, let elements) = value else { return [] }
-        return elements.compactMap { if case .int32(let number) = $0 { number } else { nil } }
     }
 }

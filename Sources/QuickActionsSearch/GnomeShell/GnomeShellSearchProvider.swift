@@ -28,59 +28,58 @@ public struct GnomeShellSearchProvider: Sendable {
         self.log = log
     }
 
+    /// A result's meta, an a{sv} in the order the fields are built.
+    typealias Meta = ValueOf<[String: Value]>
+
+    /// Every method declared with Swift types: the declaration is the signature, the
+    /// introspection and the decoding (BridgeInterfaceProofTests checks all three against
+    /// gnome-shell's file).
     public func interface() -> Interface {
-        let strings = DBusType.array(.string)
-        return Interface(Self.interfaceName, methods: [
-            Method("GetInitialResultSet", inputs: [Argument("terms", strings)], outputs: [Argument("results", strings)],
-                   handler: .async { call in
-                [try await initialResults(terms: Self.strings(call.arguments[0]))]
-            }),
+        Interface(Self.interfaceName, methods: [
+            Method("GetInitialResultSet", inputs: TypedArgument("terms", [String].self),
+                   outputs: (TypedArgument("results", [String].self)),
+                   async: { _, terms in try await initialResults(terms: terms) }),
             Method("GetSubsearchResultSet",
-                   inputs: [Argument("previous_results", strings), Argument("terms", strings)],
-                   outputs: [Argument("results", strings)],
-                   handler: .async { call in
-                [try await subsearchResults(previous: Self.strings(call.arguments[0]), terms: Self.strings(call.arguments[1]))]
-            }),
-            Method("GetResultMetas", inputs: [Argument("identifiers", strings)],
-                   outputs: [Argument("metas", .array(.dictionary(key: .string, value: .variant)))],
-                   handler: .async { call in
-                [try await resultMetas(Self.strings(call.arguments[0]))]
-            }),
+                   inputs: TypedArgument("previous_results", [String].self), TypedArgument("terms", [String].self),
+                   outputs: (TypedArgument("results", [String].self)),
+                   async: { _, previous, terms in try await subsearchResults(previous: previous, terms: terms) }),
+            Method("GetResultMetas", inputs: TypedArgument("identifiers", [String].self),
+                   outputs: (TypedArgument("metas", [Meta].self)),
+                   async: { _, identifiers in try await resultMetas(identifiers) }),
             Method("ActivateResult",
-                   inputs: [Argument("identifier", .string), Argument("terms", strings), Argument("timestamp", .uint32)],
-                   handler: .async { call in
-                guard case .string(let identifier) = call.arguments[0] else { return [] }
-                try await activate(identifier)
-                return []
-            }),
-            Method("LaunchSearch", inputs: [Argument("terms", strings), Argument("timestamp", .uint32)]) { _ in [] },
+                   inputs: TypedArgument("identifier", String.self), TypedArgument("terms", [String].self),
+                   TypedArgument("timestamp", UInt32.self),
+                   outputs: (), async: { _, identifier, _, _ in try await activate(identifier) }),
+            Method("LaunchSearch", inputs: TypedArgument("terms", [String].self), TypedArgument("timestamp", UInt32.self),
+                   outputs: ()) { _, _, _ in },
         ])
     }
 
-    func initialResults(terms: [String]) async throws(DBusError) -> Value {
+    func initialResults(terms: [String]) async throws(DBusError) -> [String] {
         let entries = try await catalog.refresh()
-        let matches = matcher.search(entries, query: terms, limit: Self.resultLimit)
-        return .array(.string, matches.map { .string($0.entry.resultID) })
+        return matcher.search(entries, query: terms, limit: Self.resultLimit).map(\.entry.resultID)
     }
 
-    func subsearchResults(previous: [String], terms: [String]) async throws(DBusError) -> Value {
+    func subsearchResults(previous: [String], terms: [String]) async throws(DBusError) -> [String] {
         let allowed = Set(previous)
         let entries = try await catalog.current().filter { allowed.contains($0.resultID) }
-        let matches = matcher.search(entries, query: terms, limit: Self.resultLimit)
-        return .array(.string, matches.map { .string($0.entry.resultID) })
+        return matcher.search(entries, query: terms, limit: Self.resultLimit).map(\.entry.resultID)
     }
 
     /// Metas of the identifiers this provider knows, in the order asked; the broker is asked
     /// again (once) only when the last listing lacks some.
-    func resultMetas(_ identifiers: [String]) async throws(DBusError) -> Value {
-        let metaType = DBusType.dictionary(key: .string, value: .variant)
+    func resultMetas(_ identifiers: [String]) async throws(DBusError) -> [Meta] {
         let wanted = identifiers.prefix(Self.resultLimit * 4)
         var entries = try await catalog.current()
         if wanted.contains(where: { id in ResultID(id) != nil && !entries.contains { $0.resultID == id } }) {
             entries = try await catalog.refresh()
         }
         let byID = Dictionary(entries.map { ($0.resultID, $0) }, uniquingKeysWith: { first, _ in first })
-        return .array(metaType, wanted.compactMap { byID[$0].map(Self.meta) })
+        var metas: [Meta] = []
+        for entry in wanted.compactMap({ byID[$0] }) {
+            metas.append(try Meta(Self.meta(entry)))
+        }
+        return metas
     }
 
     static func meta(_ entry: SearchEntry) -> Value {
@@ -107,10 +106,5 @@ public struct GnomeShellSearchProvider: Sendable {
             log(.warning, "GNOME Shell activated \"\(entry.title)\" of \(entry.appID): the plugin reported failure"
                 + (outcome.message.map { ": \($0)" } ?? ""))
         }
-    }
-
-    static func strings(_ value: Value) -> [String] {
-        guard case .array(_, let elements) = value else { return [] }
-        return elements.compactMap(\.string)
     }
 }

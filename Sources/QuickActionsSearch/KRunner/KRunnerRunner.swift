@@ -34,67 +34,59 @@ public final class KRunnerRunner: Sendable {
         self.log = log
     }
 
-    static let matchType = DBusType.array(.structure([.string, .string, .string, .int32, .double,
-                                                      .dictionary(key: .string, value: .variant)]))
+    /// One match as KRunner reads it: (id, text, icon name, type, relevance, properties).
+    typealias Match = DBusStruct<String, String, String, Int32, Double, [String: Value]>
+    /// One action: (id, text, icon name).
+    typealias Action = DBusStruct<String, String, String>
 
+    /// Every method declared with Swift types: the declaration is the signature, the
+    /// introspection and the decoding (BridgeInterfaceProofTests checks all three against
+    /// KDE's file).
     public func interface() -> Interface {
         Interface(Self.interfaceName, methods: [
             // The interface's handlers keep the runner alive (it holds no reference back).
-            Method("Teardown") { [self] _ in
+            Method("Teardown", outputs: ()) { [self] _ in
                 activationToken.withLock { $0 = nil }
-                return []
             },
-            Method("Config", outputs: [Argument("config", .dictionary(key: .string, value: .variant))]) { _ in
-                [.dictionary(key: .string, value: .variant, [
-                    DictionaryEntry(.string("MinLetterCount"), .variant(.int32(2))),
-                ])]
+            Method("Config", outputs: (TypedArgument("config", [String: Value].self))) { _ in
+                let config: [String: Value] = ["MinLetterCount": .int32(Int32(2))]
+                return config
             },
-            Method("Actions", outputs: [Argument("matches", .array(.structure([.string, .string, .string])))]) { _ in
-                [.array(.structure([.string, .string, .string]), [])]
-            },
-            Method("Run", inputs: [Argument("matchId", .string), Argument("actionId", .string)],
-                   handler: .deferred { [self] call, reply in
-                guard case .string(let matchID) = call.arguments[0] else { return }
+            Method("Actions", outputs: (TypedArgument("matches", [Action].self))) { _ in [] },
+            Method("Run", inputs: TypedArgument("matchId", String.self), TypedArgument("actionId", String.self),
+                   outputs: (), deferred: { [self] _, reply, matchID, _ in
                 guard let id = ResultID(matchID) else {
                     throw DBusError.invalidArgs("match \"\(matchID.prefix(200))\" is not an <app id>/<item id> this runner returned")
                 }
-                reply.send([])
+                reply.send()
                 let token = activationToken.withLock { current in
                     defer { current = nil }
                     return current
                 }
                 Task { await run(id, activationToken: token) }
             }),
-            Method("Match", inputs: [Argument("query", .string)], outputs: [Argument("matches", Self.matchType)],
-                   handler: .async { [self] call in
-                guard case .string(let query) = call.arguments[0] else { return [.array(Self.matchType.element, [])] }
-                return [try await match(query)]
-            }),
-            Method("SetActivationToken", inputs: [Argument("token", .string)]) { [self] call in
-                if case .string(let token) = call.arguments[0] { activationToken.withLock { $0 = token } }
-                return []
+            Method("Match", inputs: TypedArgument("query", String.self), outputs: (TypedArgument("matches", [Match].self)),
+                   async: { [self] _, query in try await match(query) }),
+            Method("SetActivationToken", inputs: TypedArgument("token", String.self), outputs: ()) { [self] _, token in
+                activationToken.withLock { $0 = token }
             },
         ])
     }
 
-    func match(_ query: String) async throws(DBusError) -> Value {
+    func match(_ query: String) async throws(DBusError) -> [Match] {
         let entries = try await catalog.refresh()
         let folded = matcher.terms([query]).joined(separator: " ")
-        let matches = matcher.search(entries, query: [query], limit: Self.resultLimit).map { match -> Value in
+        return matcher.search(entries, query: [query], limit: Self.resultLimit).map { match in
             let entry = match.entry
             let exact = matcher.terms([entry.title]).joined(separator: " ") == folded
             let subtext = entry.subtitle.map { "\(entry.appName) — \($0)" } ?? entry.appName
-            return .structure([
-                .string(entry.resultID), .string(entry.title), .string(Self.iconName(entry)),
-                .int32(exact ? Self.exactMatch : Self.possibleMatch), .double(match.relevance),
-                .dictionary(key: .string, value: .variant, [
-                    DictionaryEntry(.string("subtext"), .variant(.string(subtext))),
-                    DictionaryEntry(.string("category"), .variant(.string(entry.appName))),
-                    DictionaryEntry(.string("actions"), .variant(.array(.string, []))),
-                ]),
-            ])
+            return Match(entry.resultID, entry.title, Self.iconName(entry), exact ? Self.exactMatch : Self.possibleMatch,
+                         match.relevance, [
+                            "subtext": .string(subtext),
+                            "category": .string(entry.appName),
+                            "actions": .array(.string, []),
+                         ])
         }
-        return .array(Self.matchType.element, matches)
     }
 
     /// KRunner shows icon names from the theme: the item's, else its app's; a file icon has no name.
@@ -125,13 +117,5 @@ public final class KRunnerRunner: Sendable {
             let reason = error.name == BrokerAPI.ErrorNames.timeout ? "it did not complete in time" : error.message
             await notifier.notify(summary: "\(entry.title) failed", body: "\(entry.appName): \(reason)")
         }
-    }
-}
-
-extension DBusType {
-    /// An array type's element type (itself for any other type).
-    fileprivate var element: DBusType {
-        if case .array(let element) = self { return element }
-        return self
     }
 }

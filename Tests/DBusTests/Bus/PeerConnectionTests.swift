@@ -19,8 +19,8 @@ import Testing
         let peer = try Connection(peer: fixture.server.address)
         defer { peer.close() }
         try peer.export([Interface(Self.interface, methods: [
-            Method("Echo", inputs: [Argument("text", .string)], outputs: [Argument("text", .string)]) { call in
-                call.arguments
+            Method("Echo", inputs: TypedArgument("text", String.self), outputs: (TypedArgument("text", String.self))) { (_: CallContext, text: String) -> String in
+                text
             },
         ])], at: Self.path)
         let whoami = try await peer.call(destination: nil, path: Self.path, interface: Self.interface, member: "Whoami")
@@ -71,7 +71,7 @@ import Testing
         let fixture = try await PeerFixture()
         let peer = try Connection(peer: fixture.server.address)
         try peer.export([Interface(Self.interface, methods: [
-            Method("Never", handler: .deferred { _, reply in
+            Method("Never", outputs: (), deferred: { _, reply in
                 // Never answered while the peer is open.
                 DispatchQueue.global().asyncAfter(deadline: .now() + 60) { withExtendedLifetime(reply) {} }
             }),
@@ -140,7 +140,7 @@ final class PeerFixture: Sendable {
             },
             accepted: { connection, pid in
                 try? connection.export([Interface(PeerConnectionTests.interface, methods: [
-                    Method("Whoami", outputs: [Argument("pid", .int32)]) { _ in [.int32(pid)] },
+                    Method("Whoami", outputs: (TypedArgument("pid", Int32.self))) { _ in pid },
                 ])], at: PeerConnectionTests.path)
                 accepted.withLock { $0.append((connection, pid)) }
             })

@@ -8,6 +8,11 @@ import Synchronization
 /// Object /org/quickactions/Test, interface org.quickactions.Test1, offers a
 /// method for each way a handler can answer, properties of each kind, and a
 /// signal; /org/quickactions/Test is also an object manager.
+///
+/// Its methods keep `[Value]` handlers on purpose: they are what tests the
+/// binding's untyped handler API (immediate, deferred, async, a reply of the
+/// wrong signature, a second answer), which the standard interfaces still use.
+/// The typed API has its own service (TypedService).
 final class TestService: Sendable {
     static let name: BusName = "org.quickactions.Test"
     static let path: ObjectPath = "/org/quickactions/Test"

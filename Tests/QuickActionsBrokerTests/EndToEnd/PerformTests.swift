@@ -154,7 +154,8 @@ import Testing
         var seen: [String] = []
         var iterator = signals.stream.makeAsyncIterator()
         while seen.count < 3, let next = await iterator.next() { seen.append(next) }
-        #expect(seen.contains("PropertiesChanged Loaded"))
+        // HostPID changes with Loaded (a host started), announced in the same signal.
+        #expect(seen.contains("PropertiesChanged HostPID,Loaded"))
         #expect(seen.contains("ItemsChanged org.example.swift"))
         #expect(seen.contains("PropertiesChanged Items"))
 

@@ -28,8 +28,11 @@ public final class LoadedPlugin: Sendable {
     private let queue: DispatchQueue
     /// Calls queued on the plugin's queue and not yet finished, an inline one included.
     private let busy = Atomic<Int>(0)
-    /// Cleared for good once a perform run inline overran ``inlineBudget``.
+    /// Cleared once a perform run inline overran its budget; set again after
+    /// ``calmCallsToRunInline`` queued calls in a row kept within it.
     private let inlineAllowed = Atomic<Bool>(true)
+    /// Queued calls in a row that kept within the budget since inline running stopped.
+    private let calmCalls = Atomic<Int>(0)
     /// Kept so the library (and its descriptor) is owned by someone; never unloaded.
     private let dynamicLibrary: DynamicLibrary
 
@@ -184,8 +187,36 @@ public final class LoadedPlugin: Sendable {
     private func deliver(_ call: @escaping @Sendable () -> Void, inline: InlineRunner?, budget: Duration?) {
         let allowed = budget == nil || inlineAllowed.load(ordering: .relaxed)
         let handedOver = allowed && inline?({ [self] in runInline(call, budget: budget) }) == true
-        if !handedOver {
+        if handedOver { return }
+        guard let budget, inline != nil, !allowed else {
             enqueue(call)
+            return
+        }
+        // Queued because an earlier call overran: time this one, so that a plugin that only
+        // looked slow once (its thread preempted on a busy machine) earns the fast path back.
+        enqueue { [self] in
+            let clock = ContinuousClock()
+            let started = clock.now
+            call()
+            noteQueuedCall(took: clock.now - started, budget: budget)
+        }
+    }
+
+    /// How many queued calls in a row must keep within the budget before calls run inline
+    /// again. A plugin that really blocks now and then stays queued.
+    public static let calmCallsToRunInline = 16
+
+    private func noteQueuedCall(took: Duration, budget: Duration) {
+        guard took <= budget else {
+            calmCalls.store(0, ordering: .relaxed)
+            return
+        }
+        let calm = calmCalls.add(1, ordering: .relaxed).newValue
+        if calm >= Self.calmCallsToRunInline, !inlineAllowed.load(ordering: .relaxed) {
+            calmCalls.store(0, ordering: .relaxed)
+            inlineAllowed.store(true, ordering: .relaxed)
+            context.log(.info, "\(calm) calls into \(appID) in a row kept within \(budget): they run on the "
+                + "thread that received them again")
         }
     }
 
@@ -194,7 +225,8 @@ public final class LoadedPlugin: Sendable {
     public typealias InlineRunner = @Sendable (_ work: @escaping @Sendable () -> Void) -> Bool
 
     /// How long a perform run inline may take. A plugin that takes longer
-    /// once has every later call queued: it has shown it may block.
+    /// has its later calls queued (it has shown it may block) until
+    /// ``calmCallsToRunInline`` of them in a row keep within it.
     public static let inlineBudget: Duration = .milliseconds(10)
 
     /// Calls the plugin's will-resign callback, then `completion` once it
@@ -242,9 +274,11 @@ public final class LoadedPlugin: Sendable {
         let took = clock.now - started
         busy.subtract(1, ordering: .acquiringAndReleasing)
         if took > budget {
+            calmCalls.store(0, ordering: .relaxed)
             inlineAllowed.store(false, ordering: .relaxed)
             context.log(.warning, "a call into the plugin ran for \(took) on the thread that received it (the "
-                + "budget is \(budget)); from now on every call into \(appID) is queued on its own thread")
+                + "budget is \(budget)); calls into \(appID) are queued on the plugin's own thread until "
+                + "\(Self.calmCallsToRunInline) in a row keep within it")
         }
     }
 

@@ -12,8 +12,9 @@ import QuickActionsModel
 ///
 /// Calls into the plugin run on the connection's loop thread while the plugin's queue is idle
 /// (a perform that completes at once costs no thread switch), else on the plugin's queue; a
-/// perform that once takes longer than ``LoadedPlugin/inlineBudget`` has every later call
-/// queued, so the host keeps reading the broker's messages. A plugin that blocks blocks only
+/// perform that takes longer than ``LoadedPlugin/inlineBudget`` has the later calls queued,
+/// so the host keeps reading the broker's messages, until
+/// ``LoadedPlugin/calmCallsToRunInline`` queued calls in a row keep within it again. A plugin that blocks blocks only
 /// this process.
 final class HostService: Sendable {
     let connection: Connection

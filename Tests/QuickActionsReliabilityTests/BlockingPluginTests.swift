@@ -55,13 +55,22 @@ import Testing
         #expect(unblocked.success)
         #expect(unblocked.result["message"] == .string("unblocked"))
         #expect(try await queuedCall.value.success)
-        #expect(harness.log.contains("from now on every call into \(Self.blocker) is queued"),
+        #expect(harness.log.contains("calls into \(Self.blocker) are queued on the plugin's own thread"),
                 "the broker says the plugin lost its bus-thread calls: \(harness.log)")
 
-        // Both apps keep working. (Whether the bystander is still called on
-        // the bus thread depends on the machine: a perform preempted for
-        // 10 ms on a loaded one loses it too, by design.)
-        #expect(try await client.perform(Self.blocker, "fast").success)
+        // Both apps keep working, and a plugin whose queued calls keep within
+        // the budget again gets them on the host's loop thread again: one slow
+        // call (or a preempted one on a busy machine) does not cost it the
+        // fast path for the rest of the host's life.
+        let again = "calls into \(Self.blocker) in a row kept within"
+        var calls = 0
+        while !harness.log.contains(again), calls < 400 {
+            #expect(try await client.perform(Self.blocker, "fast").success)
+            calls += 1
+        }
+        #expect(harness.log.contains(again), "after \(calls) fast calls: \(harness.log.suffix(2000))")
+        // Sixteen calm queued calls in a row; the one queued behind the blocked perform may be the first.
+        #expect(calls >= 15, "no fewer than the calm calls it takes")
         #expect(try await client.perform(Self.bystander, "fast").success)
         #expect(try await client.waitForPending(0) == 0)
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// A plugin library opened with `dlopen` through the descriptor that
@@ -66,6 +66,27 @@ final class DynamicLibrary: @unchecked Sendable {
     /// library by replaced by its real path.
     private static func lastError(replacing procPath: String, with path: String) -> String? {
         guard let message = dlerror() else { return nil }
-        return String(cString: message).replacingOccurrences(of: procPath, with: path)
+        return replacing(procPath, with: path, in: String(cString: message))
+    }
+
+    /// `text` with every occurrence of `target` replaced by `replacement` (plain code points:
+    /// nothing here needs Foundation's or the regex module's string search).
+    static func replacing(_ target: String, with replacement: String, in text: String) -> String {
+        let needle = Array(target.utf8)
+        let haystack = Array(text.utf8)
+        guard !needle.isEmpty, haystack.count >= needle.count else { return text }
+        var result: [UInt8] = []
+        result.reserveCapacity(haystack.count)
+        var index = 0
+        while index < haystack.count {
+            if index + needle.count <= haystack.count, haystack[index..<(index + needle.count)].elementsEqual(needle) {
+                result += replacement.utf8
+                index += needle.count
+            } else {
+                result.append(haystack[index])
+                index += 1
+            }
+        }
+        return String(decoding: result, as: UTF8.self)
     }
 }

@@ -53,7 +53,7 @@ final class DynamicLibrary: @unchecked Sendable {
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
+        var chunk = [UInt8](repeating: 0, count: 16384)
         while true {
             let got = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if got < 0 && errno == EINTR { continue }
@@ -76,14 +76,14 @@ final class DynamicLibrary: @unchecked Sendable {
     /// cannot be relied on: an `$ORIGIN` in it means /proc/self/fd, which it is loaded
     /// through. A library that fails to load here is left to the plugin's dlopen to report.
     static func loadRuntimeLibraries(neededBy descriptor: Int32) {
-        guard let folder = runtimeFolder, let needed = SwiftImageProbe.neededLibraries(descriptor: descriptor) else {
-            return
-        }
+        guard let needed = SwiftImageProbe.neededLibraries(descriptor: descriptor) else { return }
         for name in needed where !name.isEmpty && !name.contains("/") {
             if let loaded = dlopen(name, RTLD_LAZY | RTLD_NOLOAD) {
                 dlclose(loaded)
                 continue
             }
+            // Looked up once, and only for a library that needs something not loaded yet.
+            guard let folder = runtimeFolder else { return }
             let path = folder + "/" + name
             guard access(path, F_OK) == 0 else { continue }
             // Never closed: a Swift runtime library stays loaded, as it would have from the start.

@@ -50,7 +50,10 @@ var package = Package(
         .target(name: "QuickActionsModel", dependencies: ["Locking"], swiftSettings: strict),
         // What only the broker side needs: property lists, strings tables, bundles, item identity,
         // plugin directories, the item, usage and last-seen stores.
-        .target(name: "QuickActionsBundles", dependencies: ["QuickActionsModel", "Locking"], swiftSettings: strict),
+        .target(name: "QuickActionsBundles", dependencies: ["QuickActionsModel", "QuickActionsIconFiles", "Locking"], swiftSettings: strict),
+        // Icon files resolved inside a bundle, on FoundationEssentials: the plugin host needs only
+        // this of the bundle code, and links no Foundation (QuickActionsBundles re-exports it).
+        .target(name: "QuickActionsIconFiles", dependencies: ["QuickActionsModel"], swiftSettings: strict),
 
         // MARK: Plugins
         .target(name: "CQuickActionsPlugin"),
@@ -67,7 +70,7 @@ var package = Package(
         ),
         .target(
             name: "QuickActionsHost",
-            dependencies: ["CQuickActionsPlugin", "QuickActionsABI", "QuickActionsModel", "QuickActionsBundles", "Locking"],
+            dependencies: ["CQuickActionsPlugin", "QuickActionsABI", "QuickActionsModel", "QuickActionsIconFiles", "Locking"],
             swiftSettings: strict
         ),
         // The broker↔host protocol's codec (items, user info, requests), shared by both ends.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// A plugin library opened with `dlopen` through the descriptor that
@@ -30,6 +30,7 @@ final class DynamicLibrary: @unchecked Sendable {
     init(descriptor: Int32, path: String) throws(PluginLoadError) {
         let procPath = "/proc/self/fd/\(descriptor)"
         let registers = SwiftImageProbe.registersWithSwiftRuntime(descriptor: descriptor)
+        Self.loadRuntimeLibraries(neededBy: descriptor)
         _ = dlerror()
         guard let handle = dlopen(procPath, RTLD_NOW | RTLD_LOCAL) else {
             var reason = Self.lastError(replacing: procPath, with: path) ?? "dlopen failed without a message"
@@ -42,6 +43,52 @@ final class DynamicLibrary: @unchecked Sendable {
         self.descriptor = descriptor
         self.path = path
         self.registersWithSwiftRuntime = registers
+    }
+
+    /// The folder this process's libswiftCore.so was loaded from (the toolchain's, or the one
+    /// installed beside the broker), or nil for a process without the Swift runtime.
+    static let runtimeFolder: String? = {
+        // /proc/self/maps names each mapped file; dladdr would need _GNU_SOURCE's Dl_info.
+        let fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16384)
+        while true {
+            let got = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if got < 0 && errno == EINTR { continue }
+            guard got > 0 else { break }
+            bytes += chunk[0..<got]
+        }
+        let suffix = "/libswiftCore.so"
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+            guard let start = line.firstIndex(of: "/"), line.hasSuffix(suffix) else { continue }
+            let path = line[start...]
+            return String(path.dropLast(suffix.count))
+        }
+        return nil
+    }()
+
+    /// Loads the Swift runtime libraries the library on `descriptor` needs and this process has
+    /// not loaded, from ``runtimeFolder``: a plugin host links FoundationEssentials but not
+    /// Foundation, and a Swift plugin that imports Foundation finds libFoundation.so (and what
+    /// it needs) there, as it did when the host loaded it at start. The plugin's own RUNPATH
+    /// cannot be relied on: an `$ORIGIN` in it means /proc/self/fd, which it is loaded
+    /// through. A library that fails to load here is left to the plugin's dlopen to report.
+    static func loadRuntimeLibraries(neededBy descriptor: Int32) {
+        guard let needed = SwiftImageProbe.neededLibraries(descriptor: descriptor) else { return }
+        for name in needed where !name.isEmpty && !name.contains("/") {
+            if let loaded = dlopen(name, RTLD_LAZY | RTLD_NOLOAD) {
+                dlclose(loaded)
+                continue
+            }
+            // Looked up once, and only for a library that needs something not loaded yet.
+            guard let folder = runtimeFolder else { return }
+            let path = folder + "/" + name
+            guard access(path, F_OK) == 0 else { continue }
+            // Never closed: a Swift runtime library stays loaded, as it would have from the start.
+            _ = dlopen(path, RTLD_NOW | RTLD_GLOBAL)
+        }
     }
 
     /// The address of an exported symbol, or nil.
@@ -66,6 +113,27 @@ final class DynamicLibrary: @unchecked Sendable {
     /// library by replaced by its real path.
     private static func lastError(replacing procPath: String, with path: String) -> String? {
         guard let message = dlerror() else { return nil }
-        return String(cString: message).replacingOccurrences(of: procPath, with: path)
+        return replacing(procPath, with: path, in: String(cString: message))
+    }
+
+    /// `text` with every occurrence of `target` replaced by `replacement` (plain code points:
+    /// nothing here needs Foundation's or the regex module's string search).
+    static func replacing(_ target: String, with replacement: String, in text: String) -> String {
+        let needle = Array(target.utf8)
+        let haystack = Array(text.utf8)
+        guard !needle.isEmpty, haystack.count >= needle.count else { return text }
+        var result: [UInt8] = []
+        result.reserveCapacity(haystack.count)
+        var index = 0
+        while index < haystack.count {
+            if index + needle.count <= haystack.count, haystack[index..<(index + needle.count)].elementsEqual(needle) {
+                result += replacement.utf8
+                index += needle.count
+            } else {
+                result.append(haystack[index])
+                index += 1
+            }
+        }
+        return String(decoding: result, as: UTF8.self)
     }
 }

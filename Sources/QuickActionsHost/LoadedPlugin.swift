@@ -1,6 +1,6 @@
 import CQuickActionsPlugin
 import Dispatch
-import Foundation
+import FoundationEssentials
 import QuickActionsABI
 import QuickActionsModel
 import Synchronization

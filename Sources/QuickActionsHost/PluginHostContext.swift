@@ -1,9 +1,9 @@
 import Locking
 import CQuickActionsPlugin
-import Foundation
+import FoundationEssentials
 import Glibc
 import QuickActionsABI
-import QuickActionsBundles
+import QuickActionsIconFiles
 import QuickActionsModel
 
 /// What the `context` of one plugin's `qa_host` table points to: the plugin's
@@ -149,9 +149,32 @@ final class PluginHostContext: @unchecked Sendable {
         case .success(let path):
             return path
         case .failure(let error):
-            log(.error, "cannot create data directory \(dataDirectory.path): \(PlainErrorDescription.of(error, path: dataDirectory.path))")
+            log(.error, "cannot create data directory \(dataDirectory.path): \(Self.plainDescription(of: error, path: dataDirectory.path))")
             return nil
         }
+    }
+
+    /// `error` from creating the data directory in the words strerror would use, with the file it
+    /// names when that is not `path`: as QuickActionsBundles' PlainErrorDescription says it,
+    /// which the host does not link (it is built on Foundation; this needs FoundationEssentials).
+    static func plainDescription(of error: any Error, path: String) -> String {
+        if let posix = error as? POSIXError {
+            return String(cString: strerror(posix.code.rawValue))
+        }
+        guard let cocoa = error as? CocoaError else { return "\(error)" }
+        let named = cocoa.filePath.map { $0 == path ? "" : "\($0): " } ?? ""
+        if let underlying = cocoa.underlying as? POSIXError {
+            return named + String(cString: strerror(underlying.code.rawValue))
+        }
+        let code: Int32? = switch cocoa.code {
+        case .fileNoSuchFile, .fileReadNoSuchFile: ENOENT
+        case .fileReadNoPermission, .fileWriteNoPermission: EACCES
+        case .fileWriteOutOfSpace: ENOSPC
+        case .fileWriteVolumeReadOnly: EROFS
+        case .fileWriteFileExists: EEXIST
+        default: nil
+        }
+        return named + (code.map { String(cString: strerror($0)) } ?? "\(cocoa)")
     }
 
     func complete(_ id: UInt64, success: Bool, message: UnsafePointer<CChar>?) {

@@ -48,6 +48,49 @@ enum SwiftImageProbe {
         return names
     }
 
+    /// The library names (DT_NEEDED) of the ELF64 little-endian file's dynamic section, from
+    /// its section table, or nil if it is not one or its tables are out of bounds.
+    static func neededLibraries(descriptor: Int32) -> [String]? {
+        guard let header = read(descriptor, offset: 0, count: 64), header.count == 64,
+            header[0] == 0x7F, header[1] == 0x45, header[2] == 0x4C, header[3] == 0x46,  // \x7FELF
+            header[4] == 2, header[5] == 1  // 64-bit, little-endian
+        else { return nil }
+        let sectionTable = Int(littleEndian(header, at: 40, bytes: 8))
+        let entrySize = Int(littleEndian(header, at: 58, bytes: 2))
+        let count = Int(littleEndian(header, at: 60, bytes: 2))
+        guard count > 0, entrySize >= 64, count * entrySize <= 4 << 20,
+            let table = read(descriptor, offset: sectionTable, count: count * entrySize),
+            table.count == count * entrySize
+        else { return nil }
+        // SHT_DYNAMIC (6); its sh_link is the index of the string table its entries point into.
+        guard let dynamic = (0..<count).first(where: { littleEndian(table, at: $0 * entrySize + 4, bytes: 4) == 6 })
+        else { return [] }
+        let entry = dynamic * entrySize
+        let offset = Int(littleEndian(table, at: entry + 24, bytes: 8))
+        let size = Int(littleEndian(table, at: entry + 32, bytes: 8))
+        let link = Int(littleEndian(table, at: entry + 40, bytes: 4))
+        guard link < count, size <= 1 << 20, size % 16 == 0,
+            let entries = read(descriptor, offset: offset, count: size), entries.count == size
+        else { return nil }
+        let stringsEntry = link * entrySize
+        let stringsOffset = Int(littleEndian(table, at: stringsEntry + 24, bytes: 8))
+        let stringsSize = Int(littleEndian(table, at: stringsEntry + 32, bytes: 8))
+        guard stringsSize <= 4 << 20, let strings = read(descriptor, offset: stringsOffset, count: stringsSize),
+            strings.count == stringsSize
+        else { return nil }
+        var names: [String] = []
+        for index in 0..<(size / 16) {
+            let tag = littleEndian(entries, at: index * 16, bytes: 8)
+            if tag == 0 { break }  // DT_NULL
+            guard tag == 1 else { continue }  // DT_NEEDED
+            let start = Int(littleEndian(entries, at: index * 16 + 8, bytes: 8))
+            guard start < strings.count else { return nil }
+            let end = strings[start...].firstIndex(of: 0) ?? strings.count
+            names.append(String(decoding: strings[start..<end], as: UTF8.self))
+        }
+        return names
+    }
+
     private static func read(_ descriptor: Int32, offset: Int, count: Int) -> [UInt8]? {
         guard offset >= 0, count >= 0 else { return nil }
         var buffer = [UInt8](repeating: 0, count: count)

@@ -1,5 +1,5 @@
 import CQuickActionsPlugin
-import Foundation
+import FoundationEssentials
 import QuickActionsABI
 
 /// The descriptor's C callbacks: they turn the host's calls into calls on

@@ -1,6 +1,6 @@
 import Locking
 import CQuickActionsPlugin
-import Foundation
+import FoundationEssentials
 import QuickActionsABI
 
 /// The plugin's handle on the broker, as `UIApplication.shared` is an iOS

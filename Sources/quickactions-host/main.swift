@@ -2,7 +2,7 @@
 // started it (dbus/org.quickactions.Host1.xml). Not meant to be run by hand: the broker
 // passes everything in the environment (QUICKACTIONS_HOST_*).
 import CQuickActionsHostSupport
-import Foundation
+import FoundationEssentials
 import Glibc
 import QuickActionsAPI
 import QuickActionsHost
@@ -26,7 +26,8 @@ do {
     exit(1)
 } catch {
     // The broker logs this line: the host's standard error is its log.
-    FileHandle.standardError.write(Data("quickactions-host: \(error)\n".utf8))
+    var line = "quickactions-host: \(error)\n"
+    line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
     exit(1)
 }
 // Until the broker says Stop or goes away.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -74,6 +74,12 @@ extension IconTable {
         return String(cString: resolved)
     }
 }
+
+#if canImport(Glibc)
+@inline(__always) private func currentErrno() -> Int32 { Glibc.errno }
+#else
+@inline(__always) private func currentErrno() -> Int32 { Darwin.errno }
+#endif
 
 /// Why an icon could not be resolved; each case names the path or name at fault.
 public enum IconError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -29,6 +29,10 @@ demo:
 .PHONY: bench
 bench: deps
 	$(SWIFT) build -c release
+	# A plain build has been seen to keep stale plugin libraries (dynamic library
+	# products): build the two the benchmark loads by name.
+	$(SWIFT) build -c release --product QABenchPlugin
+	$(SWIFT) build -c release --product QABenchSwiftPlugin
 	.build/release/quickactions-bench --write BENCHMARKS.md
 
 # ── Example plugins (plugins/README.md) ───────────────────────────────────

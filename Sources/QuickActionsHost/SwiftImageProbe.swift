@@ -20,30 +20,15 @@ enum SwiftImageProbe {
     /// The names of the ELF64 little-endian file's sections, or nil if it is
     /// not one or its tables are out of bounds.
     static func sectionNames(descriptor: Int32) -> [String]? {
-        guard let header = read(descriptor, offset: 0, count: 64), header.count == 64,
-            header[0] == 0x7F, header[1] == 0x45, header[2] == 0x4C, header[3] == 0x46,  // \x7FELF
-            header[4] == 2, header[5] == 1  // 64-bit, little-endian
-        else { return nil }
-        let sectionTable = Int(littleEndian(header, at: 40, bytes: 8))
-        let entrySize = Int(littleEndian(header, at: 58, bytes: 2))
-        let count = Int(littleEndian(header, at: 60, bytes: 2))
-        let namesIndex = Int(littleEndian(header, at: 62, bytes: 2))
-        guard count > 0, entrySize >= 64, namesIndex < count, count * entrySize <= 4 << 20,
-            let table = read(descriptor, offset: sectionTable, count: count * entrySize),
-            table.count == count * entrySize
-        else { return nil }
-        let namesEntry = namesIndex * entrySize
-        let namesOffset = Int(littleEndian(table, at: namesEntry + 24, bytes: 8))
-        let namesSize = Int(littleEndian(table, at: namesEntry + 32, bytes: 8))
-        guard namesSize <= 1 << 20, let strings = read(descriptor, offset: namesOffset, count: namesSize),
-            strings.count == namesSize
+        guard let sections = SectionTable(descriptor: descriptor), sections.namesIndex < sections.count,
+            let strings = sections.contents(of: sections.namesIndex, descriptor: descriptor, limit: 1 << 20)
         else { return nil }
         var names: [String] = []
-        for index in 0..<count {
-            let start = Int(littleEndian(table, at: index * entrySize, bytes: 4))
-            guard start < strings.count else { return nil }
-            let end = strings[start...].firstIndex(of: 0) ?? strings.count
-            names.append(String(decoding: strings[start..<end], as: UTF8.self))
+        for index in 0..<sections.count {
+            guard let name = Self.string(in: strings, at: Int(sections.field(of: index, at: 0, bytes: 4))) else {
+                return nil
+            }
+            names.append(name)
         }
         return names
     }
@@ -51,47 +36,76 @@ enum SwiftImageProbe {
     /// The library names (DT_NEEDED) of the ELF64 little-endian file's dynamic section, from
     /// its section table, or nil if it is not one or its tables are out of bounds.
     static func neededLibraries(descriptor: Int32) -> [String]? {
-        guard let header = read(descriptor, offset: 0, count: 64), header.count == 64,
-            header[0] == 0x7F, header[1] == 0x45, header[2] == 0x4C, header[3] == 0x46,  // \x7FELF
-            header[4] == 2, header[5] == 1  // 64-bit, little-endian
-        else { return nil }
-        let sectionTable = Int(littleEndian(header, at: 40, bytes: 8))
-        let entrySize = Int(littleEndian(header, at: 58, bytes: 2))
-        let count = Int(littleEndian(header, at: 60, bytes: 2))
-        guard count > 0, entrySize >= 64, count * entrySize <= 4 << 20,
-            let table = read(descriptor, offset: sectionTable, count: count * entrySize),
-            table.count == count * entrySize
-        else { return nil }
+        guard let sections = SectionTable(descriptor: descriptor) else { return nil }
         // SHT_DYNAMIC (6); its sh_link is the index of the string table its entries point into.
-        guard let dynamic = (0..<count).first(where: { littleEndian(table, at: $0 * entrySize + 4, bytes: 4) == 6 })
+        guard let dynamic = (0..<sections.count).first(where: { sections.field(of: $0, at: 4, bytes: 4) == 6 })
         else { return [] }
-        let entry = dynamic * entrySize
-        let offset = Int(littleEndian(table, at: entry + 24, bytes: 8))
-        let size = Int(littleEndian(table, at: entry + 32, bytes: 8))
-        let link = Int(littleEndian(table, at: entry + 40, bytes: 4))
-        guard link < count, size <= 1 << 20, size % 16 == 0,
-            let entries = read(descriptor, offset: offset, count: size), entries.count == size
-        else { return nil }
-        let stringsEntry = link * entrySize
-        let stringsOffset = Int(littleEndian(table, at: stringsEntry + 24, bytes: 8))
-        let stringsSize = Int(littleEndian(table, at: stringsEntry + 32, bytes: 8))
-        guard stringsSize <= 4 << 20, let strings = read(descriptor, offset: stringsOffset, count: stringsSize),
-            strings.count == stringsSize
+        let link = Int(sections.field(of: dynamic, at: 40, bytes: 4))
+        guard link < sections.count,
+            let entries = sections.contents(of: dynamic, descriptor: descriptor, limit: 1 << 20), entries.count % 16 == 0,
+            let strings = sections.contents(of: link, descriptor: descriptor, limit: 4 << 20)
         else { return nil }
         var names: [String] = []
-        for index in 0..<(size / 16) {
+        for index in 0..<(entries.count / 16) {
             let tag = littleEndian(entries, at: index * 16, bytes: 8)
             if tag == 0 { break }  // DT_NULL
             guard tag == 1 else { continue }  // DT_NEEDED
-            let start = Int(littleEndian(entries, at: index * 16 + 8, bytes: 8))
-            guard start < strings.count else { return nil }
-            let end = strings[start...].firstIndex(of: 0) ?? strings.count
-            names.append(String(decoding: strings[start..<end], as: UTF8.self))
+            guard let name = Self.string(in: strings, at: Int(littleEndian(entries, at: index * 16 + 8, bytes: 8)))
+            else { return nil }
+            names.append(name)
         }
         return names
     }
 
-    private static func read(_ descriptor: Int32, offset: Int, count: Int) -> [UInt8]? {
+    /// An ELF64 little-endian file's section header table, read whole.
+    private struct SectionTable {
+        let table: [UInt8]
+        let entrySize: Int
+        let count: Int
+        /// e_shstrndx: the section holding the section names.
+        let namesIndex: Int
+
+        /// Nil when the file is not ELF64 little-endian or its table is out of bounds.
+        init?(descriptor: Int32) {
+            guard let header = SwiftImageProbe.read(descriptor, offset: 0, count: 64), header.count == 64,
+                header[0] == 0x7F, header[1] == 0x45, header[2] == 0x4C, header[3] == 0x46,  // \x7FELF
+                header[4] == 2, header[5] == 1  // 64-bit, little-endian
+            else { return nil }
+            let offset = Int(littleEndian(header, at: 40, bytes: 8))
+            entrySize = Int(littleEndian(header, at: 58, bytes: 2))
+            count = Int(littleEndian(header, at: 60, bytes: 2))
+            namesIndex = Int(littleEndian(header, at: 62, bytes: 2))
+            guard count > 0, entrySize >= 64, count * entrySize <= 4 << 20,
+                let table = SwiftImageProbe.read(descriptor, offset: offset, count: count * entrySize),
+                table.count == count * entrySize
+            else { return nil }
+            self.table = table
+        }
+
+        /// A field of section `index`'s header (`index` < `count`; the field within 64 bytes).
+        func field(of index: Int, at offset: Int, bytes width: Int) -> UInt64 {
+            littleEndian(table, at: index * entrySize + offset, bytes: width)
+        }
+
+        /// Section `index`'s bytes (sh_offset, sh_size), or nil past `limit` or the file's end.
+        func contents(of index: Int, descriptor: Int32, limit: Int) -> [UInt8]? {
+            let offset = Int(field(of: index, at: 24, bytes: 8))
+            let size = Int(field(of: index, at: 32, bytes: 8))
+            guard size <= limit, let bytes = SwiftImageProbe.read(descriptor, offset: offset, count: size),
+                bytes.count == size
+            else { return nil }
+            return bytes
+        }
+    }
+
+    /// The NUL-terminated string at `start` in a string table, or nil when `start` is outside it.
+    private static func string(in strings: [UInt8], at start: Int) -> String? {
+        guard start >= 0, start < strings.count else { return nil }
+        let end = strings[start...].firstIndex(of: 0) ?? strings.count
+        return String(decoding: strings[start..<end], as: UTF8.self)
+    }
+
+    fileprivate static func read(_ descriptor: Int32, offset: Int, count: Int) -> [UInt8]? {
         guard offset >= 0, count >= 0 else { return nil }
         var buffer = [UInt8](repeating: 0, count: count)
         var done = 0
@@ -106,7 +120,7 @@ enum SwiftImageProbe {
         return Array(buffer[0..<done])
     }
 
-    private static func littleEndian(_ bytes: [UInt8], at offset: Int, bytes width: Int) -> UInt64 {
+    fileprivate static func littleEndian(_ bytes: [UInt8], at offset: Int, bytes width: Int) -> UInt64 {
         var value: UInt64 = 0
         for index in (0..<width).reversed() {
             value = value << 8 | UInt64(bytes[offset + index])

@@ -64,9 +64,14 @@ final class HostLauncher: Sendable {
 
     /// Starts a host for `executor`'s app and registers it before it can connect; the
     /// process's end is reported to `executor.exited`. Blocks until the process started.
+    ///
+    /// `registered` runs with the new pid under the lock that admission reads, before the
+    /// host can be admitted: the executor records there that it awaits this pid, so a host
+    /// that connects at once (its broker's thread descheduled on a busy machine) is never
+    /// refused as unknown.
     func start(
         _ executor: HostProcessExecutor, appID: String, bundle: URL, library: URL, dataDirectory: URL,
-        log: @escaping @Sendable (String) -> Void
+        registered: @escaping @Sendable (pid_t) -> Void, log: @escaping @Sendable (String) -> Void
     ) throws(HostSpawnError) -> pid_t {
         var variables = environment
         variables[HostAPI.Environment.appID] = appID
@@ -92,6 +97,7 @@ final class HostLauncher: Sendable {
                     let pid = try HostSpawner.spawn(
                         executable: executable, arguments: [], environment: variablesSet, stderr: pipeFDs[1])
                     hosts[pid] = executor
+                    registered(pid)
                     return .success((pid, pipeFDs[0]))
                 } catch {
                     return .failure(error)

@@ -217,15 +217,21 @@ final class HostProcessExecutor: PluginExecutor {
             return
         }
         do {
+            // The phase moves to starting inside the launcher's registration, before the host
+            // can connect: set after start returned, a host quick to connect was refused as
+            // unknown, and its end counted as a crash.
             let pid = try launcher.start(
                 self, appID: appID, bundle: bundle.url, library: bundle.executableURL,
-                dataDirectory: broker.dataDirectory(of: appID), log: { [weak broker] line in broker?.log(.info, line) })
-            state.withLock { state in
-                state.generation += 1
-                state.launchNext = true
-                state.stopRequested = false
-                state.phase = .starting(pid: pid, connection: nil)
-            }
+                dataDirectory: broker.dataDirectory(of: appID),
+                registered: { [state] pid in
+                    state.withLock { state in
+                        state.generation += 1
+                        state.launchNext = true
+                        state.stopRequested = false
+                        state.phase = .starting(pid: pid, connection: nil)
+                    }
+                },
+                log: { [weak broker] line in broker?.log(.info, line) })
             broker.log(.debug, "started the plugin host of \(appID) (pid \(pid))")
         } catch {
             broker.log(.error, "cannot start the plugin host of \(appID): \(error)")

@@ -18,7 +18,7 @@ extension Broker {
     /// (other than a missing one) stays as it was. Runs on the scan queue.
     func rescanNow(reason: String) {
         let scan = PluginDirectories.scan(configuration.pluginDirectories)
-        report(scan.diagnostics)
+        reportScan(scan.diagnostics)
         reportUnlisted(scan.unlisted)
         defer { applyRetention(after: scan) }
         let before = catalog.withLock { $0 }

@@ -34,6 +34,9 @@ public final class Broker: Sendable {
     /// The plugin directories the last scan could not list (path → reason),
     /// so a rescan logs only what changed.
     let unlistedDirectories = Locked<[String: String]>([:])
+    /// What the last scan said about the bundles it read, so a rescan logs only what is new
+    /// (``reportScan(_:)``).
+    let reportedDiagnostics = Locked<Set<String>>([])
     /// The last-seen records could not be written (logged once, until they can).
     let lastSeenUnwritable = Locked(false)
     let connection: Connection
@@ -85,7 +88,7 @@ public final class Broker: Sendable {
         quarantine = Locked(loaded.quarantine)
         connection = try Connection(configuration.bus)
         let scan = PluginDirectories.scan(configuration.pluginDirectories)
-        report(scan.diagnostics)
+        reportScan(scan.diagnostics)
         reportUnlisted(scan.unlisted)
         var initial = Catalog()
         for bundle in scan.bundles {
@@ -331,6 +334,19 @@ public final class Broker: Sendable {
         for diagnostic in diagnostics {
             log(diagnostic.severity.logLevel, diagnostic.message)
         }
+    }
+
+    /// Logs what a scan of the plugin directories found wrong with bundles, each once: a
+    /// rescan (a directory changed, Reload, the daily check) says only what the scan before it
+    /// did not, so a bad bundle is one line, not one per rescan. A bundle mended and broken
+    /// again is said again.
+    func reportScan(_ diagnostics: [Diagnostic]) {
+        let messages = Set(diagnostics.map(\.message))
+        let before = reportedDiagnostics.withLock { reported in
+            defer { reported = messages }
+            return reported
+        }
+        report(diagnostics.filter { !before.contains($0.message) })
     }
 }
 

@@ -58,6 +58,30 @@ struct LogLineTests {
         #expect(cutLines.first?.hasPrefix("error: \(plist): ") == true, "\(cutLines)")
     }
 
+    @Test("a bad bundle is said once however often the broker rescans, and again when it breaks anew")
+    func aBadBundleIsOneLineAcrossRescans() async throws {
+        let harness = try await BrokerHarness()
+        defer { harness.stop() }
+        let cut = harness.pluginDirectory.appendingPathComponent("Cut.bundle")
+        try FileManager.default.createDirectory(at: cut, withIntermediateDirectories: true)
+        let plist = cut.appendingPathComponent("Info.plist")
+        let lines = { harness.log.split(separator: "\n").filter { $0.contains(plist.path) }.count }
+        try Data("<plist><dict><key>x</key>".utf8).write(to: plist)
+        for round in 0..<3 {
+            let reload = try await harness.call("Reload")
+            #expect(reload.status == 0, "round \(round): \(reload)")
+        }
+        #expect(lines() == 1, "\(harness.log)")
+        // Mended, then broken again: a new event, a new line.
+        try FileManager.default.removeItem(at: cut)
+        #expect(try await harness.call("Reload").status == 0)
+        try FileManager.default.createDirectory(at: cut, withIntermediateDirectories: true)
+        try Data("<plist><dict>".utf8).write(to: plist)
+        #expect(try await harness.call("Reload").status == 0)
+        #expect(try await harness.call("Reload").status == 0)
+        #expect(lines() == 2, "\(harness.log)")
+    }
+
     @Test("with stderr on the journal, every line starts with its sd-daemon priority")
     func journalPriorities() async throws {
         let bus = try await TestBus()

@@ -83,11 +83,20 @@ final class InProcessExecutor: PluginExecutor {
     }
 
     func stop(bound: Duration, done: @escaping @Sendable () -> Void) {
-        guard let plugin = loaded.withLock({ $0 }) else {
-            done()
+        if let plugin = loaded.withLock({ $0 }) {
+            plugin.willResign(completion: done)
             return
         }
-        plugin.willResign(completion: done)
+        // A load may be under way: its launch can have completed (and its caller been
+        // answered) before `loaded` is set on this queue. Asked here, after the load, the
+        // plugin that just launched still gets its will-resign.
+        queue.async { [loaded] in
+            guard let plugin = loaded.withLock({ $0 }) else {
+                done()
+                return
+            }
+            plugin.willResign(completion: done)
+        }
     }
 
     /// Runs a call into the plugin on this thread (the bus thread, from a handler).

@@ -38,6 +38,9 @@ public enum HostAPI {
         public static let resolvedIcon = "resolved-icon"
         public static let arguments = "arguments"
         public static let activationToken = "activation-token"
+        /// A number the broker gives one exact item and request (since protocol 1.1), put
+        /// first in the request so that a host finds it without decoding the rest.
+        public static let key = "request-key"
     }
 
     /// The environment a host reads at start.

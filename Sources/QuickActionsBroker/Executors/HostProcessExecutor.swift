@@ -62,6 +62,10 @@ final class HostProcessExecutor: PluginExecutor {
         var generation = 0
         /// Bumped to cancel a scheduled idle stop.
         var idleToken = 0
+        /// When the host last became idle, and the token it had then.
+        var idleSince: (token: Int, at: DispatchTime)?
+        /// Whether an idle check is scheduled (one at a time, however many calls end).
+        var idleTimerArmed = false
         /// Called once the host has ended, for stop(bound:done:).
         var onEnd: [@Sendable () -> Void] = []
     }
@@ -158,16 +162,19 @@ final class HostProcessExecutor: PluginExecutor {
         }
     }
 
-    /// The host's answer, read straight from the message (no `[Value]` of the whole body).
+    /// The host's answer, read straight from the message: only its `message` entry is decoded
+    /// (no `[Value]` of the whole body, no dictionary of the result).
     static func result(of reply: Message, launched: Bool, appID: String) -> ExecutionResult {
         var reader = MessageReader(reply)
-        guard let success = try? reader.read(Bool.self), let result = try? reader.read([String: Value].self),
-              reader.isAtEnd else {
-            return .failed(DBusError(.pluginFailed,
-                "\(appID)'s plugin host answered Perform with (\(reply.signature.prefix(40))), not (ba{sv})"))
-        }
-        let message = result[BrokerAPI.ResultKey.message]?.unwrappedVariant.string
-        return .completed(PerformOutcome(success: success, message: message), launched: launched)
+        do {
+            let success = try reader.read(Bool.self)
+            let message = try reader.entry(named: BrokerAPI.ResultKey.message)
+            if reader.isAtEnd {
+                return .completed(PerformOutcome(success: success, message: message?.string), launched: launched)
+            }
+        } catch {}
+        return .failed(DBusError(.pluginFailed,
+            "\(appID)'s plugin host answered Perform with (\(reply.signature.prefix(40))), not (ba{sv})"))
     }
 
     private func finishCall(generation: Int) {
@@ -487,20 +494,42 @@ final class HostProcessExecutor: PluginExecutor {
     }
 
     /// After `idleSeconds` without calls, the host gets will-resign and ends (0: never).
+    /// Stops the host once it had no calls for the idle time. A host that goes idle after
+    /// every call (sequential callers) must not cost a timer per call: one check is scheduled
+    /// at a time, and when it finds the host busy again since, it is scheduled anew for the
+    /// idle time after the host last became idle.
     private func scheduleIdleStop(_ state: inout State) {
         guard idleSeconds > 0 else { return }
         state.idleToken += 1
-        let token = state.idleToken
-        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(idleSeconds)) { [weak self] in
+        let now = DispatchTime.now()
+        state.idleSince = (state.idleToken, now)
+        guard !state.idleTimerArmed else { return }
+        state.idleTimerArmed = true
+        checkIdle(at: now + .seconds(idleSeconds))
+    }
+
+    private func checkIdle(at deadline: DispatchTime) {
+        DispatchQueue.global().asyncAfter(deadline: deadline) { [weak self] in
             guard let self else { return }
-            let idle = self.state.withLock { state in
-                guard state.idleToken == token, state.inFlight == 0, state.waiting.isEmpty else { return false }
-                if case .running = state.phase { return true }
-                return false
+            enum Check { case stop, wait(DispatchTime), busy }
+            let check = self.state.withLock { state -> Check in
+                guard let since = state.idleSince, state.idleToken == since.token, state.inFlight == 0,
+                      state.waiting.isEmpty, case .running = state.phase else {
+                    state.idleTimerArmed = false
+                    return .busy
+                }
+                let due = since.at + .seconds(self.idleSeconds)
+                if due > DispatchTime.now() { return .wait(due) }
+                state.idleTimerArmed = false
+                return .stop
             }
-            guard idle else { return }
-            broker.log(.info, "\(appID) had no calls for \(idleSeconds) s; stopping its plugin host")
-            stop(bound: .seconds(5)) {}
+            switch check {
+            case .busy: return
+            case .wait(let due): self.checkIdle(at: due)
+            case .stop:
+                broker.log(.info, "\(appID) had no calls for \(idleSeconds) s; stopping its plugin host")
+                stop(bound: .seconds(5)) {}
+            }
         }
     }
 }

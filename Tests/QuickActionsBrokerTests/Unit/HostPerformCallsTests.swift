@@ -87,3 +87,43 @@ import Testing
         }
     }
 }
+
+/// Host1 request key "request-key" (protocol 1.1): one key per exact request, first in the request.
+@Suite struct HostPerformCallKeyTests {
+    /// The key a call's request leads with, as a host reads it.
+    static func key(_ message: Message) throws -> UInt64? {
+        var reader = MessageReader(message)
+        try reader.skip()
+        return try reader.leadingEntry(named: HostAPI.RequestKey.key).map { value throws -> UInt64 in
+            try #require(value.uint64, "key is \(value)")
+        }
+    }
+
+    @Test("a request keeps its key; another request gets another; a launch carries none")
+    func keysFollowRequests() throws {
+        let calls = HostPerformCalls()
+        let requests = HostPerformCallsTests.requests
+        var keys: [UInt64] = []
+        for request in requests {
+            let first = try #require(try Self.key(calls.message(for: request, launch: false)))
+            #expect(try Self.key(calls.message(for: request, launch: false)) == first)
+            #expect(try Self.key(calls.message(for: request, launch: true)) == nil)
+            keys.append(first)
+        }
+        #expect(Set(keys).count == requests.count)
+    }
+
+    @Test("a key is never handed out twice, also once the cache started over")
+    func keysAreNeverReused() throws {
+        let calls = HostPerformCalls()
+        var seen: [UInt64: String] = [:]
+        for round in 0..<2 {
+            for index in 0..<(HostPerformCalls.capacity + 5) {
+                let request = PerformRequest(item: ShortcutItem(type: "t\(index)", title: "Item \(index) \(round)"))
+                let key = try #require(try Self.key(calls.message(for: request, launch: false)))
+                #expect(seen[key] == nil, "key \(key) was \(seen[key] ?? "") before")
+                seen[key] = request.item.title
+            }
+        }
+    }
+}

@@ -143,7 +143,7 @@ public struct MessageReader {
                 guard let pointer, Self.isText(pointer, key) else { return nil }
                 pair.advance()
                 guard dbus_message_iter_get_arg_type(&pair.iter) == DBUS_TYPE_VARIANT else { return nil }
-                return try pair.readValue().unwrappedVariant
+                return try pair.readVariantContents()
             }
         }
     }
@@ -168,7 +168,7 @@ public struct MessageReader {
                     guard let pointer, Self.isText(pointer, key) else { return nil }
                     pair.advance()
                     try pair.expect(DBUS_TYPE_VARIANT, .variant)
-                    return try pair.readValue().unwrappedVariant
+                    return try pair.readVariantContents()
                 }
                 guard let value else { continue }
                 guard found == nil else {
@@ -178,6 +178,28 @@ public struct MessageReader {
                 found = value
             }
             return found
+        }
+    }
+
+    /// The contents of the variant at the reader, every level of variant removed, then
+    /// advances. A `t` or a string (a key's usual contents) is read without building the
+    /// variant's `Value` first.
+    mutating func readVariantContents() throws(DBusError) -> Value {
+        var sub = DBusMessageIter()
+        dbus_message_iter_recurse(&iter, &sub)
+        switch dbus_message_iter_get_arg_type(&sub) {
+        case DBUS_TYPE_UINT64:
+            var number: UInt64 = 0
+            dbus_message_iter_get_basic(&sub, &number)
+            dbus_message_iter_next(&iter)
+            return .uint64(number)
+        case DBUS_TYPE_STRING:
+            var pointer: UnsafePointer<CChar>?
+            dbus_message_iter_get_basic(&sub, &pointer)
+            dbus_message_iter_next(&iter)
+            return .string(pointer.map { String(cString: $0) } ?? "")
+        default:
+            return try readValue().unwrappedVariant
         }
     }
 

@@ -79,12 +79,17 @@ final class HostService: Sendable {
                    outputs: outputs,
                    reading: { [plugin, prepared] message, reply in
                 var reader = MessageReader(message)
+                let itemLeftOut = reader.isAtEmptyContainer()
                 try reader.skip()
                 let key = try reader.leadingEntry(named: HostAPI.RequestKey.key).flatMap(\.uint64)
                 let launching = try reader.read(Bool.self)
                 let perform: PreparedPerform
+                var kept: UInt64?
                 if let key, let known = prepared.request(forKey: key) {
                     perform = known
+                } else if itemLeftOut, let key {
+                    throw DBusError(HostAPI.unknownRequestKeyError,
+                                    "this host does not keep request key \(key); send its item again")
                 } else {
                     let arguments = try message.arguments()
                     let item = try HostItemCodec.decode(arguments[0], label: "item")
@@ -92,11 +97,17 @@ final class HostService: Sendable {
                     perform = PreparedPerform(PerformRequest(
                         item: item, resolvedIcon: request.resolvedIcon, arguments: request.arguments,
                         activationToken: request.activationToken))
-                    if let key { prepared.store(perform, forKey: key) }
+                    if let key {
+                        prepared.store(perform, forKey: key)
+                        kept = key
+                    }
                 }
-                plugin.perform(prepared: perform, launching: launching, inline: Self.runHere) { outcome in
+                plugin.perform(prepared: perform, launching: launching, inline: Self.runHere) { [kept] outcome in
                     let answer = PerformReplies.Outcome(success: outcome.success, message: outcome.message)
-                    if let prepared = replies.prepared(answer) {
+                    if let kept {
+                        // Once per key: later calls may leave the item out (protocol 1.1).
+                        reply.send(PerformReplies.values(answer, keptRequestKey: kept))
+                    } else if let prepared = replies.prepared(answer) {
                         reply.send(prepared)
                     } else {
                         reply.send(PerformReplies.values(answer))

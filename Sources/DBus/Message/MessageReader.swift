@@ -152,32 +152,51 @@ public struct MessageReader {
     /// variant contents under `key`, nil when it has none. Other entries are passed over without
     /// being decoded; a key given twice is refused, as decoding the dictionary refuses it.
     public mutating func entry(named key: String) throws(DBusError) -> Value? {
+        try entries(named: [key])[0]
+    }
+
+    /// ``entry(named:)`` for several keys at once: the contents under each of `keys`, in order.
+    public mutating func entries(named keys: [String]) throws(DBusError) -> [Value?] {
         let type = DBusType.dictionary(key: .string, value: .variant)
         try expect(DBUS_TYPE_ARRAY, type)
         guard dbus_message_iter_get_element_type(&iter) == DBUS_TYPE_DICT_ENTRY else {
             throw mismatch(expected: type, found: DBUS_TYPE_ARRAY)
         }
-        return try readContainer(DBUS_TYPE_ARRAY, type) { entries throws(DBusError) -> Value? in
-            var found: Value?
+        return try readContainer(DBUS_TYPE_ARRAY, type) { entries throws(DBusError) -> [Value?] in
+            var found = [Value?](repeating: nil, count: keys.count)
             while !entries.isAtEnd {
-                let value = try entries.readContainer(DBUS_TYPE_DICT_ENTRY, type) {
-                    pair throws(DBusError) -> Value? in
+                let hit = try entries.readContainer(DBUS_TYPE_DICT_ENTRY, type) {
+                    pair throws(DBusError) -> (Int, Value)? in
                     try pair.expect(DBUS_TYPE_STRING, .string)
                     var pointer: UnsafePointer<CChar>?
                     dbus_message_iter_get_basic(&pair.iter, &pointer)
-                    guard let pointer, Self.isText(pointer, key) else { return nil }
+                    guard let pointer, let index = keys.firstIndex(where: { Self.isText(pointer, $0) }) else {
+                        return nil
+                    }
                     pair.advance()
                     try pair.expect(DBUS_TYPE_VARIANT, .variant)
-                    return try pair.readVariantContents()
+                    return (index, try pair.readVariantContents())
                 }
-                guard let value else { continue }
-                guard found == nil else {
+                guard let (index, value) = hit else { continue }
+                guard found[index] == nil else {
                     throw DBusError.invalidArgs(
-                        "dictionary of type \"a{sv}\" has the key \(key.quoted()) twice")
+                        "dictionary of type \"a{sv}\" has the key \(keys[index].quoted()) twice")
                 }
-                found = value
+                found[index] = value
             }
             return found
+        }
+    }
+
+    /// Whether the value at the reader is an array (or other container) without contents.
+    public mutating func isAtEmptyContainer() -> Bool {
+        switch dbus_message_iter_get_arg_type(&iter) {
+        case DBUS_TYPE_ARRAY, DBUS_TYPE_STRUCT, DBUS_TYPE_DICT_ENTRY:
+            var sub = DBusMessageIter()
+            dbus_message_iter_recurse(&iter, &sub)
+            return dbus_message_iter_get_arg_type(&sub) == DBUS_TYPE_INVALID
+        default:
+            return false
         }
     }
 

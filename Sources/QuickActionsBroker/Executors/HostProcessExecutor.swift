@@ -136,14 +136,16 @@ final class HostProcessExecutor: PluginExecutor {
         return nil
     }
 
-    /// Sends one Perform to the host; its answer arrives on the loop thread.
+    /// Sends one Perform to the host; its answer arrives on the loop thread. The item is left
+    /// out when this host said it keeps the request (protocol 1.1), unless `inFull`; a host
+    /// that no longer keeps it is sent the call again in full.
     private func send(
         _ request: PerformRequest, on connection: Connection, launch: Bool, generation: Int, timeout: UInt32,
-        completion: @escaping @Sendable (ExecutionResult) -> Void
+        inFull: Bool = false, completion: @escaping @Sendable (ExecutionResult) -> Void
     ) {
-        let message: Message
+        let call: HostPerformCalls.Call
         do {
-            message = try calls.message(for: request, launch: launch)
+            call = try calls.call(for: request, launch: launch, host: generation, inFull: inFull)
         } catch {
             finishCall(generation: generation)
             completion(.failed(error))
@@ -151,30 +153,38 @@ final class HostProcessExecutor: PluginExecutor {
         }
         // The broker's own deadline answers the caller; the host's answer is awaited a
         // little longer, and dropped when it comes too late.
-        connection.call(message, timeout: .milliseconds(Int64(timeout)) + .seconds(5)) { [self] result in
+        connection.call(call.message, timeout: .milliseconds(Int64(timeout)) + .seconds(5)) { [self] result in
             switch result {
             case .success(let reply):
+                let (answer, kept) = Self.result(of: reply, launched: launch, appID: appID)
+                if let kept, kept == call.key { calls.kept(kept, by: generation) }
                 finishCall(generation: generation)
-                completion(Self.result(of: reply, launched: launch, appID: appID))
+                completion(answer)
+            case .failure(let error) where call.itemLeftOut && error.name == HostAPI.unknownRequestKeyError:
+                if let key = call.key { calls.forget(key) }
+                send(request, on: connection, launch: launch, generation: generation, timeout: timeout, inFull: true,
+                     completion: completion)
             case .failure(let error):
                 failedCall(error, generation: generation, completion: completion)
             }
         }
     }
 
-    /// The host's answer, read straight from the message: only its `message` entry is decoded
-    /// (no `[Value]` of the whole body, no dictionary of the result).
-    static func result(of reply: Message, launched: Bool, appID: String) -> ExecutionResult {
+    /// The host's answer, read straight from the message: only its `message` entry (and the
+    /// request key it now keeps, protocol 1.1) is decoded (no `[Value]` of the whole body, no
+    /// dictionary of the result).
+    static func result(of reply: Message, launched: Bool, appID: String) -> (ExecutionResult, kept: UInt64?) {
         var reader = MessageReader(reply)
         do {
             let success = try reader.read(Bool.self)
-            let message = try reader.entry(named: BrokerAPI.ResultKey.message)
+            let entries = try reader.entries(named: [BrokerAPI.ResultKey.message, HostAPI.ResultKey.keptRequestKey])
             if reader.isAtEnd {
-                return .completed(PerformOutcome(success: success, message: message?.string), launched: launched)
+                return (.completed(PerformOutcome(success: success, message: entries[0]?.string), launched: launched),
+                        entries[1]?.uint64)
             }
         } catch {}
-        return .failed(DBusError(.pluginFailed,
-            "\(appID)'s plugin host answered Perform with (\(reply.signature.prefix(40))), not (ba{sv})"))
+        return (.failed(DBusError(.pluginFailed,
+            "\(appID)'s plugin host answered Perform with (\(reply.signature.prefix(40))), not (ba{sv})")), nil)
     }
 
     private func finishCall(generation: Int) {

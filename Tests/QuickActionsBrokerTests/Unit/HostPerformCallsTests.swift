@@ -127,3 +127,36 @@ import Testing
         }
     }
 }
+
+/// Calls without the item for a host that keeps the request (protocol 1.1).
+@Suite struct HostPerformCallItemLeftOutTests {
+    static let request = HostPerformCallsTests.requests[1]
+
+    static func itemIsEmpty(_ message: Message) throws -> Bool {
+        let values = try message.arguments()
+        guard case .dictionary(_, _, let entries) = values[0] else { return false }
+        return entries.isEmpty
+    }
+
+    @Test("the item is left out only for the host generation that said it keeps the key, until forgotten")
+    func leftOutForTheKeepingHostOnly() throws {
+        let calls = HostPerformCalls()
+        let first = try calls.call(for: Self.request, launch: false, host: 3, inFull: false)
+        #expect(!first.itemLeftOut)
+        #expect(try !Self.itemIsEmpty(first.message))
+        let key = try #require(first.key)
+        calls.kept(key, by: 3)
+        let short = try calls.call(for: Self.request, launch: false, host: 3, inFull: false)
+        #expect(short.itemLeftOut && short.key == key)
+        #expect(try Self.itemIsEmpty(short.message))
+        #expect(try HostPerformCallKeyTests.key(short.message) == key)
+        // The rest of the request is still there.
+        let request = try HostItemCodec.decodeRequest(try short.message.arguments()[1])
+        #expect(request.resolvedIcon == Self.request.resolvedIcon && request.arguments == Self.request.arguments)
+        #expect(try !Self.itemIsEmpty(calls.call(for: Self.request, launch: false, host: 3, inFull: true).message))
+        #expect(try !calls.call(for: Self.request, launch: false, host: 4, inFull: false).itemLeftOut)
+        #expect(try !calls.call(for: Self.request, launch: true, host: 3, inFull: false).itemLeftOut)
+        calls.forget(key)
+        #expect(try !calls.call(for: Self.request, launch: false, host: 3, inFull: false).itemLeftOut)
+    }
+}

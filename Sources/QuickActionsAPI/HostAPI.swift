@@ -10,6 +10,17 @@ public enum HostAPI {
     public static let brokerPath: ObjectPath = "/org/quickactions/Host1/Broker"
     public static let brokerInterface: InterfaceName = "org.quickactions.Host1.Broker"
 
+    /// A Perform whose item was left out (protocol 1.1) for a request key the host does not
+    /// keep: the broker sends it again in full.
+    public static let unknownRequestKeyError: ErrorName = "org.quickactions.Host1.Error.UnknownRequestKey"
+
+    /// The keys of Host1.Perform's result beyond the public ``BrokerAPI/ResultKey``s.
+    public enum ResultKey {
+        /// The request key whose item and request the host now keeps (protocol 1.1), in the
+        /// answer to the call that brought them in full: later calls may leave the item out.
+        public static let keptRequestKey = "kept-request-key"
+    }
+
     /// The methods of org.quickactions.Host1.
     public enum HostMember {
         public static let perform: MemberName = "Perform"
@@ -38,6 +49,9 @@ public enum HostAPI {
         public static let resolvedIcon = "resolved-icon"
         public static let arguments = "arguments"
         public static let activationToken = "activation-token"
+        /// A number the broker gives one exact item and request (since protocol 1.1), put
+        /// first in the request so that a host finds it without decoding the rest.
+        public static let key = "request-key"
     }
 
     /// The environment a host reads at start.

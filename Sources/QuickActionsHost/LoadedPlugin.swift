@@ -182,6 +182,18 @@ public final class LoadedPlugin: Sendable {
         return PerformTicket(table: context.completions, completionID: id)
     }
 
+    /// ``perform(_:inline:budget:completion:)`` (or ``launch(_:inline:budget:completion:)`` when
+    /// `launching`) of a request already in its C form: the same calls, without building it.
+    @discardableResult
+    public func perform(
+        prepared: PreparedPerform, launching: Bool, inline: InlineRunner? = nil,
+        budget: Duration? = LoadedPlugin.inlineBudget, completion: @escaping @Sendable (PerformOutcome) -> Void
+    ) -> PerformTicket {
+        let id = context.completions.register(completion)
+        deliver(callbacks(for: prepared, launching: launching, completionID: id), inline: inline, budget: budget)
+        return PerformTicket(table: context.completions, completionID: id)
+    }
+
     /// Runs `call` through `inline` when it takes it and the plugin may run inline, else
     /// queues it.
     private func deliver(_ call: @escaping @Sendable () -> Void, inline: InlineRunner?, budget: Duration?) {
@@ -282,6 +294,38 @@ public final class LoadedPlugin: Sendable {
         }
     }
 
+    /// The calls into the plugin for one prepared request, as ``callbacks(for:launching:completionID:)``.
+    private func callbacks(
+        for prepared: PreparedPerform, launching: Bool, completionID id: UInt64
+    ) -> @Sendable () -> Void {
+        { [descriptor, state, context] in
+            withExtendedLifetime(prepared) {
+                Self.call(descriptor, state: state, context: context, raw: prepared.raw, launching: launching, id: id)
+            }
+        }
+    }
+
+    /// Launch (when `launching`), then perform unless launch handled the item, with `raw`.
+    private static func call(
+        _ descriptor: PluginDescriptor, state: PluginState, context: PluginHostContext,
+        raw: UnsafePointer<qa_request>, launching: Bool, id: UInt64
+    ) {
+        let running = context.callbacks.runningPluginCode
+        if launching, let launch = descriptor.launch {
+            running(true)
+            let handled = launch(state.pointer, raw, id)
+            running(false)
+            if handled { return }
+        }
+        guard let perform = descriptor.perform else {
+            context.complete(id, outcome: PerformOutcome(success: false, message: "the plugin has no perform callback"))
+            return
+        }
+        running(true)
+        perform(state.pointer, raw, id)
+        running(false)
+    }
+
     /// The calls into the plugin for one request: launch (when `launching`),
     /// then perform unless launch handled the item.
     private func callbacks(
@@ -294,21 +338,7 @@ public final class LoadedPlugin: Sendable {
                 let raw = ABIEncoder(arena: arena).request(
                     item: request.item, resolvedIcon: request.resolvedIcon, arguments: request.arguments,
                     activationToken: request.activationToken)
-                let running = context.callbacks.runningPluginCode
-                if launching, let launch = descriptor.launch {
-                    running(true)
-                    let handled = launch(state.pointer, raw, id)
-                    running(false)
-                    if handled { return }
-                }
-                guard let perform = descriptor.perform else {
-                    context.complete(
-                        id, outcome: PerformOutcome(success: false, message: "the plugin has no perform callback"))
-                    return
-                }
-                running(true)
-                perform(state.pointer, raw, id)
-                running(false)
+                Self.call(descriptor, state: state, context: context, raw: raw, launching: launching, id: id)
             }
         }
     }

@@ -1,3 +1,5 @@
+import CQuickActionsPlugin
+import QuickActionsABI
 import QuickActionsModel
 
 /// One perform-action request, as the plugin receives it.
@@ -28,5 +30,26 @@ public struct PerformOutcome: Sendable, Hashable {
     public init(success: Bool, message: String? = nil) {
         self.success = success
         self.message = message
+    }
+}
+
+/// A request encoded once into the C ABI's `qa_request`, for a host that sends the same
+/// request many times (a Perform of the same item, the broker says so with the request's
+/// key): decoding the item and building its C form cost a host more than the rest of a
+/// Perform. The C memory is the plugin's to read during each call only (`const`, as the
+/// header says); it lives as long as this object.
+public final class PreparedPerform: @unchecked Sendable {
+    // @unchecked: `raw` and the arena are written once, in init, and only read afterwards.
+    public let request: PerformRequest
+    let raw: UnsafePointer<qa_request>
+    private let arena: CArena
+
+    public init(_ request: PerformRequest) {
+        self.request = request
+        let arena = CArena()
+        raw = ABIEncoder(arena: arena).request(
+            item: request.item, resolvedIcon: request.resolvedIcon, arguments: request.arguments,
+            activationToken: request.activationToken)
+        self.arena = arena
     }
 }

@@ -42,6 +42,17 @@ public final class PerformReplies: Sendable {
         return [.boolean(outcome.success), .dictionary(key: .string, value: .variant, result)]
     }
 
+    /// The reply's values that also tell the broker the host keeps `keptRequestKey`'s request
+    /// (``HostAPI/ResultKey/keptRequestKey``, protocol 1.1).
+    public static func values(_ outcome: Outcome, keptRequestKey: UInt64) -> [Value] {
+        var result: [DictionaryEntry] = []
+        if let message = outcome.message {
+            result.append(DictionaryEntry(.string(BrokerAPI.ResultKey.message), .variant(.string(message))))
+        }
+        result.append(DictionaryEntry(.string(HostAPI.ResultKey.keptRequestKey), .variant(.uint64(keptRequestKey))))
+        return [.boolean(outcome.success), .dictionary(key: .string, value: .variant, result)]
+    }
+
     /// The encoded reply for `outcome`; nil when it is not to be cached (a long message) or
     /// cannot be encoded (send ``values(_:)`` then, whose failure names the value at fault).
     public func prepared(_ outcome: Outcome) -> PreparedReply? {

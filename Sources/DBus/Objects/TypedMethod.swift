@@ -191,6 +191,29 @@ extension Method {
                   annotations: annotations, run: run, reencode: Self.reencoder(name, as: repeat (each In).self))
     }
 
+    /// A method whose handler reads the call's body itself (``MessageReader``), for a hot
+    /// method that needs only part of it; the body's signature has been checked against
+    /// `inputs` when it runs. It answers through the ``Reply``, from any thread, exactly once,
+    /// as a deferred handler does; a thrown error is the reply.
+    public init(
+        _ name: MemberName, inputs: [Argument], outputs: [Argument] = [], annotations: [Annotation] = [],
+        reading body: @escaping @Sendable (Message, Reply) throws -> Void
+    ) {
+        let run: @Sendable (Message, Reply) -> Void = { message, reply in
+            do {
+                try body(message, reply)
+            } catch {
+                reply.fail(Connection.dbusError(error, label: reply.label))
+            }
+        }
+        let reencode: @Sendable (Message, inout MessageWriter) throws(DBusError) -> Void = { message, writer throws(DBusError) in
+            for argument in try message.arguments() {
+                try writer.appendValue(argument)
+            }
+        }
+        self.init(name, inputs: inputs, outputs: outputs, annotations: annotations, run: run, reencode: reencode)
+    }
+
     @usableFromInline
     init(
         _ name: MemberName, inputs: [Argument], outputs: [Argument], annotations: [Annotation],

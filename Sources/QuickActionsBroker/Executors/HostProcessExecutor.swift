@@ -62,6 +62,10 @@ final class HostProcessExecutor: PluginExecutor {
         var generation = 0
         /// Bumped to cancel a scheduled idle stop.
         var idleToken = 0
+        /// When the host last became idle, and the token it had then.
+        var idleSince: (token: Int, at: DispatchTime)?
+        /// Whether an idle check is scheduled (one at a time, however many calls end).
+        var idleTimerArmed = false
         /// Called once the host has ended, for stop(bound:done:).
         var onEnd: [@Sendable () -> Void] = []
     }
@@ -132,14 +136,16 @@ final class HostProcessExecutor: PluginExecutor {
         return nil
     }
 
-    /// Sends one Perform to the host; its answer arrives on the loop thread.
+    /// Sends one Perform to the host; its answer arrives on the loop thread. The item is left
+    /// out when this host said it keeps the request (protocol 1.1), unless `inFull`; a host
+    /// that no longer keeps it is sent the call again in full.
     private func send(
         _ request: PerformRequest, on connection: Connection, launch: Bool, generation: Int, timeout: UInt32,
-        completion: @escaping @Sendable (ExecutionResult) -> Void
+        inFull: Bool = false, completion: @escaping @Sendable (ExecutionResult) -> Void
     ) {
-        let message: Message
+        let call: HostPerformCalls.Call
         do {
-            message = try calls.message(for: request, launch: launch)
+            call = try calls.call(for: request, launch: launch, host: generation, inFull: inFull)
         } catch {
             finishCall(generation: generation)
             completion(.failed(error))
@@ -147,27 +153,38 @@ final class HostProcessExecutor: PluginExecutor {
         }
         // The broker's own deadline answers the caller; the host's answer is awaited a
         // little longer, and dropped when it comes too late.
-        connection.call(message, timeout: .milliseconds(Int64(timeout)) + .seconds(5)) { [self] result in
+        connection.call(call.message, timeout: .milliseconds(Int64(timeout)) + .seconds(5)) { [self] result in
             switch result {
             case .success(let reply):
+                let (answer, kept) = Self.result(of: reply, launched: launch, appID: appID)
+                if let kept, kept == call.key { calls.kept(kept, by: generation) }
                 finishCall(generation: generation)
-                completion(Self.result(of: reply, launched: launch, appID: appID))
+                completion(answer)
+            case .failure(let error) where call.itemLeftOut && error.name == HostAPI.unknownRequestKeyError:
+                if let key = call.key { calls.forget(key) }
+                send(request, on: connection, launch: launch, generation: generation, timeout: timeout, inFull: true,
+                     completion: completion)
             case .failure(let error):
                 failedCall(error, generation: generation, completion: completion)
             }
         }
     }
 
-    /// The host's answer, read straight from the message (no `[Value]` of the whole body).
-    static func result(of reply: Message, launched: Bool, appID: String) -> ExecutionResult {
+    /// The host's answer, read straight from the message: only its `message` entry (and the
+    /// request key it now keeps, protocol 1.1) is decoded (no `[Value]` of the whole body, no
+    /// dictionary of the result).
+    static func result(of reply: Message, launched: Bool, appID: String) -> (ExecutionResult, kept: UInt64?) {
         var reader = MessageReader(reply)
-        guard let success = try? reader.read(Bool.self), let result = try? reader.read([String: Value].self),
-              reader.isAtEnd else {
-            return .failed(DBusError(.pluginFailed,
-                "\(appID)'s plugin host answered Perform with (\(reply.signature.prefix(40))), not (ba{sv})"))
-        }
-        let message = result[BrokerAPI.ResultKey.message]?.unwrappedVariant.string
-        return .completed(PerformOutcome(success: success, message: message), launched: launched)
+        do {
+            let success = try reader.read(Bool.self)
+            let entries = try reader.entries(named: [BrokerAPI.ResultKey.message, HostAPI.ResultKey.keptRequestKey])
+            if reader.isAtEnd {
+                return (.completed(PerformOutcome(success: success, message: entries[0]?.string), launched: launched),
+                        entries[1]?.uint64)
+            }
+        } catch {}
+        return (.failed(DBusError(.pluginFailed,
+            "\(appID)'s plugin host answered Perform with (\(reply.signature.prefix(40))), not (ba{sv})")), nil)
     }
 
     private func finishCall(generation: Int) {
@@ -493,20 +510,42 @@ final class HostProcessExecutor: PluginExecutor {
     }
 
     /// After `idleSeconds` without calls, the host gets will-resign and ends (0: never).
+    /// Stops the host once it had no calls for the idle time. A host that goes idle after
+    /// every call (sequential callers) must not cost a timer per call: one check is scheduled
+    /// at a time, and when it finds the host busy again since, it is scheduled anew for the
+    /// idle time after the host last became idle.
     private func scheduleIdleStop(_ state: inout State) {
         guard idleSeconds > 0 else { return }
         state.idleToken += 1
-        let token = state.idleToken
-        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(idleSeconds)) { [weak self] in
+        let now = DispatchTime.now()
+        state.idleSince = (state.idleToken, now)
+        guard !state.idleTimerArmed else { return }
+        state.idleTimerArmed = true
+        checkIdle(at: now + .seconds(idleSeconds))
+    }
+
+    private func checkIdle(at deadline: DispatchTime) {
+        DispatchQueue.global().asyncAfter(deadline: deadline) { [weak self] in
             guard let self else { return }
-            let idle = self.state.withLock { state in
-                guard state.idleToken == token, state.inFlight == 0, state.waiting.isEmpty else { return false }
-                if case .running = state.phase { return true }
-                return false
+            enum Check { case stop, wait(DispatchTime), busy }
+            let check = self.state.withLock { state -> Check in
+                guard let since = state.idleSince, state.idleToken == since.token, state.inFlight == 0,
+                      state.waiting.isEmpty, case .running = state.phase else {
+                    state.idleTimerArmed = false
+                    return .busy
+                }
+                let due = since.at + .seconds(self.idleSeconds)
+                if due > DispatchTime.now() { return .wait(due) }
+                state.idleTimerArmed = false
+                return .stop
             }
-            guard idle else { return }
-            broker.log(.info, "\(appID) had no calls for \(idleSeconds) s; stopping its plugin host")
-            stop(bound: .seconds(5)) {}
+            switch check {
+            case .busy: return
+            case .wait(let due): self.checkIdle(at: due)
+            case .stop:
+                broker.log(.info, "\(appID) had no calls for \(idleSeconds) s; stopping its plugin host")
+                stop(bound: .seconds(5)) {}
+            }
         }
     }
 }

@@ -310,3 +310,42 @@ final class Outcomes: @unchecked Sendable {
         }
     }
 }
+
+/// Host1 protocol 1.1: once the host keeps a request, the broker leaves its item out; every
+/// call must still reach the plugin with exactly its own item and request.
+@Suite struct KeptRequestTests {
+    /// The `arguments` item echo-items published: what the plugin got as the caller's data.
+    static func echoedArguments(_ client: Connection) async throws -> Value? {
+        let reply = try await client.call(
+            destination: PerformTests.broker, path: PerformTests.root, interface: PerformTests.interface,
+            member: "GetItems", [.string("org.example.swift"), PerformTests.options()])
+        guard case .array(_, let items) = try #require(reply.first) else { return nil }
+        for item in items {
+            guard case .dictionary(_, _, let entries) = item else { continue }
+            var fields: [String: Value] = [:]
+            for entry in entries {
+                if case .string(let key) = entry.key { fields[key] = entry.value.unwrappedVariant }
+            }
+            if fields["type"] == .string("arguments") { return fields["user-info"] }
+        }
+        return nil
+    }
+
+    @Test("repeated, interleaved requests each reach the plugin with their own arguments",
+          arguments: [TestPluginHost.hostsOnly, ["--plugin-host", "in-process"]])
+    func interleaved(_ mode: [String]) async throws {
+        let harness = try await BrokerHarness(bundles: [Fixtures.swiftApp], arguments: mode)
+        let client = try Connection(.address(harness.bus.address))
+        defer { client.close() }
+        // The launch, then each request in full (kept), then left out, interleaved.
+        for n in [1, 1, 1, 2, 2, 1, 2, 3, 1] {
+            let arguments = PerformTests.options([("n", .int64(Int64(n)))])
+            let result = try await PerformTests.perform(client, "org.example.swift", "echo-items",
+                                                        PerformTests.options([("arguments", arguments)]))
+            #expect(result.success, "\(result)")
+            let echoed = try await Self.echoedArguments(client)
+            #expect(echoed == .dictionary(key: .string, value: .variant, [DictionaryEntry(.string("n"), .variant(.int64(Int64(n))))]),
+                    "call with n=\(n): \(String(describing: echoed))")
+        }
+    }
+}

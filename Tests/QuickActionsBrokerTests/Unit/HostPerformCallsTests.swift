@@ -87,3 +87,76 @@ import Testing
         }
     }
 }
+
+/// Host1 request key "request-key" (protocol 1.1): one key per exact request, first in the request.
+@Suite struct HostPerformCallKeyTests {
+    /// The key a call's request leads with, as a host reads it.
+    static func key(_ message: Message) throws -> UInt64? {
+        var reader = MessageReader(message)
+        try reader.skip()
+        return try reader.leadingEntry(named: HostAPI.RequestKey.key).map { value throws -> UInt64 in
+            try #require(value.uint64, "key is \(value)")
+        }
+    }
+
+    @Test("a request keeps its key; another request gets another; a launch carries none")
+    func keysFollowRequests() throws {
+        let calls = HostPerformCalls()
+        let requests = HostPerformCallsTests.requests
+        var keys: [UInt64] = []
+        for request in requests {
+            let first = try #require(try Self.key(calls.message(for: request, launch: false)))
+            #expect(try Self.key(calls.message(for: request, launch: false)) == first)
+            #expect(try Self.key(calls.message(for: request, launch: true)) == nil)
+            keys.append(first)
+        }
+        #expect(Set(keys).count == requests.count)
+    }
+
+    @Test("a key is never handed out twice, also once the cache started over")
+    func keysAreNeverReused() throws {
+        let calls = HostPerformCalls()
+        var seen: [UInt64: String] = [:]
+        for round in 0..<2 {
+            for index in 0..<(HostPerformCalls.capacity + 5) {
+                let request = PerformRequest(item: ShortcutItem(type: "t\(index)", title: "Item \(index) \(round)"))
+                let key = try #require(try Self.key(calls.message(for: request, launch: false)))
+                #expect(seen[key] == nil, "key \(key) was \(seen[key] ?? "") before")
+                seen[key] = request.item.title
+            }
+        }
+    }
+}
+
+/// Calls without the item for a host that keeps the request (protocol 1.1).
+@Suite struct HostPerformCallItemLeftOutTests {
+    static let request = HostPerformCallsTests.requests[1]
+
+    static func itemIsEmpty(_ message: Message) throws -> Bool {
+        let values = try message.arguments()
+        guard case .dictionary(_, _, let entries) = values[0] else { return false }
+        return entries.isEmpty
+    }
+
+    @Test("the item is left out only for the host generation that said it keeps the key, until forgotten")
+    func leftOutForTheKeepingHostOnly() throws {
+        let calls = HostPerformCalls()
+        let first = try calls.call(for: Self.request, launch: false, host: 3, inFull: false)
+        #expect(!first.itemLeftOut)
+        #expect(try !Self.itemIsEmpty(first.message))
+        let key = try #require(first.key)
+        calls.kept(key, by: 3)
+        let short = try calls.call(for: Self.request, launch: false, host: 3, inFull: false)
+        #expect(short.itemLeftOut && short.key == key)
+        #expect(try Self.itemIsEmpty(short.message))
+        #expect(try HostPerformCallKeyTests.key(short.message) == key)
+        // The rest of the request is still there.
+        let request = try HostItemCodec.decodeRequest(try short.message.arguments()[1])
+        #expect(request.resolvedIcon == Self.request.resolvedIcon && request.arguments == Self.request.arguments)
+        #expect(try !Self.itemIsEmpty(calls.call(for: Self.request, launch: false, host: 3, inFull: true).message))
+        #expect(try !calls.call(for: Self.request, launch: false, host: 4, inFull: false).itemLeftOut)
+        #expect(try !calls.call(for: Self.request, launch: true, host: 3, inFull: false).itemLeftOut)
+        calls.forget(key)
+        #expect(try !calls.call(for: Self.request, launch: false, host: 3, inFull: false).itemLeftOut)
+    }
+}

@@ -348,4 +348,25 @@ final class Outcomes: @unchecked Sendable {
                     "call with n=\(n): \(String(describing: echoed))")
         }
     }
+
+    @Test("more distinct requests than either side keeps, twice over: each still gets its own arguments",
+          arguments: [TestPluginHost.hostsOnly, ["--plugin-host", "in-process"]])
+    func beyondTheCaches(_ mode: [String]) async throws {
+        let harness = try await BrokerHarness(bundles: [Fixtures.swiftApp], arguments: mode)
+        let client = try Connection(.address(harness.bus.address))
+        defer { client.close() }
+        // 70 distinct requests fill the broker's and the host's 64 kept requests and start
+        // them over; the second pass asks again for requests either side may have dropped.
+        for pass in 0..<2 {
+            for n in 0..<70 {
+                let arguments = PerformTests.options([("n", .int64(Int64(n)))])
+                let result = try await PerformTests.perform(client, "org.example.swift", "echo-items",
+                                                            PerformTests.options([("arguments", arguments)]))
+                #expect(result.success, "pass \(pass), n=\(n): \(result)")
+                let echoed = try await Self.echoedArguments(client)
+                #expect(echoed == .dictionary(key: .string, value: .variant, [DictionaryEntry(.string("n"), .variant(.int64(Int64(n))))]),
+                        "pass \(pass), n=\(n): \(String(describing: echoed))")
+            }
+        }
+    }
 }

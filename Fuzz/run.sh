@@ -37,22 +37,23 @@ check_target() {
 # The sources and extra flags of each target.
 sources() {
   case $1 in
-    bundle) find Sources/QuickActionsModel Sources/QuickActionsBundles Fuzz/Targets/BundleReading -name '*.swift' ;;
+    bundle) find Sources/QuickActionsModel Sources/QuickActionsIconFiles Sources/QuickActionsBundles Fuzz/Targets/BundleReading -name '*.swift' ;;
     dbus) find Sources/DBus Fuzz/Targets/DBusValues -name '*.swift' ;;
-    store) find Sources/QuickActionsModel Sources/QuickActionsBundles Fuzz/Targets/ItemStore -name '*.swift' ;;
+    store) find Sources/QuickActionsModel Sources/QuickActionsIconFiles Sources/QuickActionsBundles Fuzz/Targets/ItemStore -name '*.swift' ;;
   esac
   # The modules import Locking; its one file is compiled into the target (see module_stubs).
   find Sources/Locking -name '*.swift'
   echo Fuzz/Support/FuzzSupport.swift
 }
 
-# Empty modules named Locking and QuickActionsModel, so `import Locking` and (in
-# QuickActionsBundles) `import QuickActionsModel` resolve while their sources are compiled into
-# the target's own module with the rest.
+# Empty modules named Locking, QuickActionsModel and QuickActionsIconFiles, so `import Locking`
+# and (in QuickActionsBundles) `import QuickActionsModel` and its re-export of
+# QuickActionsIconFiles resolve while their sources are compiled into the target's own module
+# with the rest.
 module_stubs() {
   local folder="$OUT/modules" name
   mkdir -p "$folder"
-  for name in Locking QuickActionsModel; do
+  for name in Locking QuickActionsModel QuickActionsIconFiles; do
     [[ -f $folder/$name.swiftmodule ]] && continue
     : >"$folder/$name.swift"
     "$SWIFTC" -parse-as-library -emit-module -module-name "$name" -emit-module-path "$folder/$name.swiftmodule" \

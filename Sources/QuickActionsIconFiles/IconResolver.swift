@@ -43,7 +43,7 @@ extension IconTable {
         }
         let bundlePath = bundle.path
         guard let realBundle = realPath(bundlePath) else {
-            throw .missing(path: bundlePath, reason: String(cString: strerror(currentErrno())))
+            throw .missing(path: bundlePath, reason: String(cString: strerror(resolverErrno())))
         }
         let candidate = bundlePath + "/" + path
         var candidates = [candidate]
@@ -53,7 +53,7 @@ extension IconTable {
         var firstError: Int32 = ENOENT
         for (number, attempt) in candidates.enumerated() {
             guard let real = realPath(attempt) else {
-                if number == 0 { firstError = currentErrno() }
+                if number == 0 { firstError = resolverErrno() }
                 continue
             }
             guard real.hasPrefix(realBundle + "/") else {
@@ -76,9 +76,9 @@ extension IconTable {
 }
 
 #if canImport(Glibc)
-@inline(__always) private func currentErrno() -> Int32 { Glibc.errno }
+@inline(__always) private func resolverErrno() -> Int32 { Glibc.errno }
 #else
-@inline(__always) private func currentErrno() -> Int32 { Darwin.errno }
+@inline(__always) private func resolverErrno() -> Int32 { Darwin.errno }
 #endif
 
 /// Why an icon could not be resolved; each case names the path or name at fault.

@@ -48,7 +48,8 @@ import Testing
     /// GetItems through busctl, as its JSON text: the reply compared byte for byte.
     static func getItems(_ harness: BrokerHarness, _ app: String = app) async throws -> String {
         let result = try await harness.call("GetItems", "sa{sv}", [app, "0"])
-        #expect(result.status == 0, "GetItems \(app): \(result)")
+        // The broker's log with it: a GetItems that finds no broker says what became of it.
+        #expect(result.status == 0, "GetItems \(app): \(result)\n--- broker log ---\n\(harness.log.suffix(4000))")
         return result.stdout
     }
 

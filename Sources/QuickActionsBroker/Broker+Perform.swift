@@ -111,13 +111,8 @@ extension Broker {
                 try setDynamicItems(items, for: appID, slot: slot)
             },
             log: { [weak self] record in
-                let level: Log.Level = switch record.level {
-                case .debug: .debug
-                case .info: .info
-                case .warning: .warning
-                case .error: .error
-                }
-                self?.log(level, record.text)
+                // Log.Level is the one LogLevel the plugin's record carries.
+                self?.log(record.level, record.text)
             },
             runningPluginCode: { [flag = journal.flag(for: appID)] running in
                 flag?.set(running)

@@ -41,8 +41,9 @@ public struct UsageHistory: Sendable, Equatable {
     public mutating func record(app: String, item: String, at time: Int64) -> Bool {
         guard app.utf8.count <= Self.maximumKeyBytes, item.utf8.count <= Self.maximumKeyBytes,
               !app.isEmpty, !item.isEmpty else { return false }
-        insert(app: app, item: item, at: time)
-        trim()
+        let itemCount = apps[app, default: [:]].recordUse(of: item, at: time, keeping: Self.usesPerItem)
+        if itemCount > Self.itemsPerApp { trimItems(of: app) }
+        trimApps()
         return true
     }
 
@@ -87,20 +88,23 @@ public struct UsageHistory: Sendable, Equatable {
     }
 
     private mutating func insert(app: String, item: String, at time: Int64) {
-        var uses = apps[app]?[item] ?? []
-        let index = uses.lastIndex { $0 <= time }.map { $0 + 1 } ?? 0
-        uses.insert(time, at: index)
-        if uses.count > Self.usesPerItem { uses.removeFirst(uses.count - Self.usesPerItem) }
-        apps[app, default: [:]][item] = uses
+        apps[app, default: [:]].recordUse(of: item, at: time, keeping: Self.usesPerItem)
     }
 
     /// Applies the item and app bounds, dropping whatever was used longest ago.
     private mutating func trim() {
-        for (app, items) in apps where items.count > Self.itemsPerApp {
-            let kept = items.sorted { latest($0.value) > latest($1.value) || (latest($0.value) == latest($1.value) && $0.key < $1.key) }
-                .prefix(Self.itemsPerApp)
-            apps[app] = Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
-        }
+        for app in apps.keys { trimItems(of: app) }
+        trimApps()
+    }
+
+    private mutating func trimItems(of app: String) {
+        guard let items = apps[app], items.count > Self.itemsPerApp else { return }
+        let kept = items.sorted { latest($0.value) > latest($1.value) || (latest($0.value) == latest($1.value) && $0.key < $1.key) }
+            .prefix(Self.itemsPerApp)
+        apps[app] = Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
+    }
+
+    private mutating func trimApps() {
         if apps.count > Self.maximumApps {
             let newest = apps.mapValues { items in items.values.map(latest).max() ?? .min }
             let kept = newest.sorted { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }
@@ -110,4 +114,32 @@ public struct UsageHistory: Sendable, Equatable {
     }
 
     private func latest(_ uses: [Int64]) -> Int64 { uses.last ?? .min }
+}
+
+extension [String: [Int64]] {
+    /// Records a use of `item` in one app's history and returns how many items it has.
+    ///
+    /// This runs for every successful Perform, so it changes the stored uses in place (the
+    /// defaulted subscripts yield their storage): no copy of the item's uses nor of the app's
+    /// items, and one hash lookup per level; the caller needs no second lookup to check the
+    /// app's bound.
+    @discardableResult
+    fileprivate mutating func recordUse(of item: String, at time: Int64, keeping limit: Int) -> Int {
+        self[item, default: []].insertUse(time, keeping: limit)
+        return count
+    }
+}
+
+extension [Int64] {
+    /// Inserts `time` among these uses (oldest first) and keeps the `limit` newest. A use is
+    /// almost always the newest, so that case is an append.
+    fileprivate mutating func insertUse(_ time: Int64, keeping limit: Int) {
+        if let newest = last, newest > time {
+            let index = lastIndex { $0 <= time }.map { $0 + 1 } ?? 0
+            insert(time, at: index)
+        } else {
+            append(time)
+        }
+        if count > limit { removeFirst(count - limit) }
+    }
 }

@@ -1,4 +1,5 @@
 import DBus
+import Dispatch
 import Foundation
 import QuickActionsHost
 import QuickActionsBundles
@@ -21,7 +22,7 @@ extension Broker {
         let item = try selectItem(in: app, type: type, id: options.itemID, locale: locale)
         let caller = sender ?? ""
         let timeout = options.timeoutMilliseconds ?? configuration.defaultTimeoutMilliseconds
-        guard let id = pending.add(reply: reply, caller: caller, app: appID, timeoutMilliseconds: timeout) else {
+        guard pending.hasRoom(for: caller) else {
             throw DBusError(.limitsExceeded,
                 "caller \(caller) already has \(PendingPerforms.perCallerLimit) Performs pending; wait for some to complete")
         }
@@ -29,19 +30,35 @@ extension Broker {
             item: item, resolvedIcon: app.resolvedIcon(of: item), arguments: options.arguments,
             activationToken: options.activationToken)
         log(.debug, "Perform \(appID) \(type) from \(caller)")
-        let ticket = slot(for: app).executor.perform(request, timeoutMilliseconds: timeout) { [weak self] result in
-            guard let entry = self?.pending.take(id) else { return }
+        // The timeout counts from here, however long the hand-over below takes.
+        let received = DispatchTime.now()
+        let handOff = PerformHandOff()
+        let usage = usage
+        let answer: @Sendable (ExecutionResult, PerformReplyHandle) -> Void = { result, reply in
             switch result {
             case .completed(let outcome, let launched):
-                PerformReply.send(entry.reply, success: outcome.success, message: outcome.message, launched: launched)
+                PerformReply.send(reply, success: outcome.success, message: outcome.message, launched: launched)
                 // After the reply: the caller need not wait for the ranking's lock.
-                if outcome.success { self?.usage.record(app: entry.app, item: request.item.id ?? request.item.type) }
+                if outcome.success { usage.record(app: appID, item: request.item.id ?? request.item.type) }
             case .failed(let error):
-                entry.reply.fail(error)
+                reply.fail(error)
             }
         }
-        if let ticket, !pending.attach(ticket, to: id) {
-            ticket.abandon()
+        let ticket = slot(for: app).executor.perform(request, timeoutMilliseconds: timeout) { [weak self] result in
+            guard let id = handOff.complete(with: result), let entry = self?.pending.take(id) else { return }
+            answer(result, entry.reply)
+        }
+        // Completed during the hand-over (an in-process plugin that completes inside perform,
+        // the common case): answered here, and the call never was pending.
+        if let result = handOff.completedEarly() {
+            answer(result, reply)
+            return
+        }
+        let id = pending.add(reply: reply, caller: caller, app: appID, ticket: ticket,
+                             timeoutMilliseconds: timeout, received: received)
+        if let result = handOff.register(id), let entry = pending.take(id) {
+            // It completed between the hand-over's end and the registration.
+            answer(result, entry.reply)
         }
     }
 

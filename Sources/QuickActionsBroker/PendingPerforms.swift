@@ -2,6 +2,7 @@ import Locking
 import DBus
 import Dispatch
 import QuickActionsHost
+import Synchronization
 
 /// Every Perform that has not been answered yet.
 ///
@@ -19,7 +20,7 @@ final class PendingPerforms: @unchecked Sendable {
         let reply: PerformReplyHandle
         let caller: String
         let app: String
-        var ticket: PerformTicket?
+        let ticket: PerformTicket?
         let timeoutMilliseconds: UInt32
         let deadline: UInt64
     }
@@ -49,18 +50,28 @@ final class PendingPerforms: @unchecked Sendable {
         timer.cancel()
     }
 
-    /// Registers a call, or returns nil when its caller already has the
-    /// most it may have.
-    func add(reply: PerformReplyHandle, caller: String, app: String, timeoutMilliseconds: UInt32) -> UInt64? {
-        let deadline = DispatchTime.now() + .milliseconds(Int(timeoutMilliseconds))
-        let (id, rearm): (UInt64?, Bool) = state.withLock { state in
-            let count = state.perCaller[caller, default: 0]
-            guard count < Self.perCallerLimit else { return (nil, false) }
+    /// Whether `caller` may have one more call pending. Checked before the call is handed to
+    /// its plugin: a call refused after that would already have been performed.
+    func hasRoom(for caller: String) -> Bool {
+        state.withLock { state in
+            state.perCaller.isEmpty || state.perCaller[caller, default: 0] < Self.perCallerLimit
+        }
+    }
+
+    /// Registers a call received at `received` that its plugin has not completed yet (its
+    /// caller was found to have room first), with the plugin's ticket, so a timeout or
+    /// departure can abandon it. Returns its id.
+    func add(
+        reply: PerformReplyHandle, caller: String, app: String, ticket: PerformTicket?,
+        timeoutMilliseconds: UInt32, received: DispatchTime
+    ) -> UInt64 {
+        let deadline = received + .milliseconds(Int(timeoutMilliseconds))
+        let (id, rearm): (UInt64, Bool) = state.withLock { state in
             let id = state.nextID
             state.nextID += 1
-            state.entries[id] = Entry(reply: reply, caller: caller, app: app, ticket: nil,
+            state.entries[id] = Entry(reply: reply, caller: caller, app: app, ticket: ticket,
                                       timeoutMilliseconds: timeoutMilliseconds, deadline: deadline.uptimeNanoseconds)
-            state.perCaller[caller] = count + 1
+            state.perCaller[caller, default: 0] += 1
             state.deadlines.push(Deadline(time: deadline.uptimeNanoseconds, id: id))
             guard state.timerDeadline.map({ deadline < $0 }) ?? true else { return (id, false) }
             state.timerDeadline = deadline
@@ -93,16 +104,6 @@ final class PendingPerforms: @unchecked Sendable {
             entry.ticket?.abandon()
             entry.reply.fail(DBusError(.performTimeout,
                 "\(entry.app) did not complete within \(entry.timeoutMilliseconds) ms; a late completion will be dropped"))
-        }
-    }
-
-    /// Records the plugin's ticket, so a timeout or departure can abandon it.
-    /// Returns false when the call is already gone (then abandon it yourself).
-    func attach(_ ticket: PerformTicket, to id: UInt64) -> Bool {
-        state.withLock { state in
-            guard state.entries[id] != nil else { return false }
-            state.entries[id]?.ticket = ticket
-            return true
         }
     }
 
@@ -201,5 +202,66 @@ struct DeadlineHeap: Sendable {
 
     mutating func removeAll() {
         items.removeAll(keepingCapacity: true)
+    }
+}
+
+/// Who answers one Perform: the broker's thread that handed it to the plugin, when the plugin
+/// completed before that hand-over was over (an in-process plugin completing inside perform,
+/// the common case; an executor failing at once), and the call never becomes pending; else the
+/// completion, through the call's ``PendingPerforms`` entry.
+///
+/// Either side can come first, on any threads: the completion either leaves its result here
+/// or is told the entry's id, and the hand-over either takes the result or registers the id.
+final class PerformHandOff: Sendable {
+    private enum State {
+        case handingOver
+        case completedEarly(ExecutionResult)
+        case registered(UInt64)
+        case done
+    }
+
+    private let state = Mutex(State.handingOver)
+
+    /// From the completion: the entry's id to answer through, or nil when the hand-over takes
+    /// the result.
+    func complete(with result: ExecutionResult) -> UInt64? {
+        state.withLock { state in
+            switch state {
+            case .handingOver:
+                state = .completedEarly(result)
+                return nil
+            case .registered(let id):
+                state = .done
+                return id
+            case .completedEarly, .done:
+                return nil  // a second completion: the executor promises none
+            }
+        }
+    }
+
+    /// Right after the hand-over: the result when the plugin has already completed.
+    func completedEarly() -> ExecutionResult? {
+        state.withLock { state in
+            guard case .completedEarly(let result) = state else { return nil }
+            state = .done
+            return result
+        }
+    }
+
+    /// Once the call is pending as `id`: the result when it completed in between (answer it
+    /// through the entry), else nil and the completion will.
+    func register(_ id: UInt64) -> ExecutionResult? {
+        state.withLock { state in
+            switch state {
+            case .handingOver:
+                state = .registered(id)
+                return nil
+            case .completedEarly(let result):
+                state = .done
+                return result
+            case .registered, .done:
+                return nil
+            }
+        }
     }
 }

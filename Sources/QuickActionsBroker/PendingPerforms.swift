@@ -159,52 +159,6 @@ final class PendingPerforms: @unchecked Sendable {
     var count: Int { state.withLock { $0.entries.count } }
 }
 
-/// A call's deadline, in DispatchTime's uptime nanoseconds.
-struct Deadline: Sendable {
-    let time: UInt64
-    let id: UInt64
-}
-
-/// A binary min-heap of deadlines.
-struct DeadlineHeap: Sendable {
-    private var items: [Deadline] = []
-
-    var first: Deadline? { items.first }
-    var count: Int { items.count }
-
-    mutating func push(_ deadline: Deadline) {
-        items.append(deadline)
-        var child = items.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard items[child].time < items[parent].time else { break }
-            items.swapAt(child, parent)
-            child = parent
-        }
-    }
-
-    mutating func popFirst() {
-        guard !items.isEmpty else { return }
-        items.swapAt(0, items.count - 1)
-        items.removeLast()
-        var parent = 0
-        while true {
-            let left = 2 * parent + 1
-            let right = left + 1
-            var smallest = parent
-            if left < items.count && items[left].time < items[smallest].time { smallest = left }
-            if right < items.count && items[right].time < items[smallest].time { smallest = right }
-            if smallest == parent { return }
-            items.swapAt(parent, smallest)
-            parent = smallest
-        }
-    }
-
-    mutating func removeAll() {
-        items.removeAll(keepingCapacity: true)
-    }
-}
-
 /// Who answers one Perform: the broker's thread that handed it to the plugin, when the plugin
 /// completed before that hand-over was over (an in-process plugin completing inside perform,
 /// the common case; an executor failing at once), and the call never becomes pending; else the

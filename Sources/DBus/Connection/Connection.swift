@@ -48,8 +48,12 @@ public final class Connection: @unchecked Sendable {
     private let disconnectHandler = Locked<(@Sendable (DBusError) -> Void)?>(nil)
     private let isOpen = Atomic<Bool>(true)
     private let standard = Locked<StandardInterfaces?>(nil)
-    /// Calls sent and not answered yet, by call.
-    let outstanding = Locked<[PendingCallBox.Key: PendingCallBox]>([:])
+    /// Calls sent and not answered yet, by serial.
+    let replies = ReplyWaiters()
+    /// Fails calls not answered in time (``expireReplies()``, on the loop thread); made when
+    /// the first call is sent.
+    let replyTimer = Mutex<(any DispatchSourceTimer)?>(nil)
+    static let replyTimerQueue = DispatchQueue(label: "org.quickactions.dbus.reply-timeouts")
 
     /// A connection accepted by a server, waiting for its first message to be admitted; it
     /// holds the connection alive meanwhile.
@@ -137,6 +141,7 @@ public final class Connection: @unchecked Sendable {
     }
 
     deinit {
+        replyTimer.withLock { $0?.cancel() }
         guard !loop.isLoopThread else {
             // The last reference went away inside a handler, on the loop
             // thread, in the middle of dbus_connection_dispatch: tearing the
@@ -269,6 +274,8 @@ public final class Connection: @unchecked Sendable {
             }
             signals.deliver(Message(retaining: raw))
             return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+        case DBUS_MESSAGE_TYPE_METHOD_RETURN, DBUS_MESSAGE_TYPE_ERROR:
+            return takeReply(raw) ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
         default:
             return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
         }

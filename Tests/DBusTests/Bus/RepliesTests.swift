@@ -82,6 +82,35 @@ import Testing
         #expect(reply == [.variant(.string("blocking"))])
     }
 
+    /// Replies are matched by serial in the connection's filter: a later call with a shorter
+    /// timeout expires first while an earlier one still waits, a late answer to an expired
+    /// call is dropped, and nothing stays in the table once every call has ended.
+    @Test func callsEndInTheirOwnTimeAndLeaveNothingBehind() async throws {
+        let service = try await TestService()
+        let client = try service.client()
+        async let long: Result<[Value], DBusError> = {
+            do throws(DBusError) { return .success(try await service.call(client, "Park", timeout: .seconds(30))) }
+            catch { return .failure(error) }
+        }()
+        for _ in 0..<200 where service.parked.withLock({ $0.count }) == 0 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        do {
+            _ = try await service.call(client, "Park", timeout: .milliseconds(100))
+            Issue.record("a call that is never answered returned")
+        } catch {
+            #expect(error.name == .noReply)
+        }
+        #expect(client.replies.count == 1, "the 30 s call still waits")
+        // Answer both: the first reaches its caller, the second (expired) goes nowhere.
+        service.parked.withLock { $0.forEach { $0.send([]) } }
+        #expect(try await long.get() == [])
+        for index in 0..<500 {
+            #expect(try await service.call(client, "Echo", [.variant(.uint32(UInt32(index)))]) == [.variant(.uint32(UInt32(index)))])
+        }
+        #expect(client.replies.count == 0)
+    }
+
     @Test func noReplyExpectedIsHonoured() async throws {
         let service = try await TestService()
         let monitor = try ManagedProcess("dbus-monitor", ["--address", service.bus.address, "--monitor"],

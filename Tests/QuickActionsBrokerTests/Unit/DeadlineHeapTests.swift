@@ -1,3 +1,4 @@
+import DBus
 import Testing
 @testable import QuickActionsBroker
 

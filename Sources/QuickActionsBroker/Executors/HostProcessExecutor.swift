@@ -173,11 +173,14 @@ final class HostProcessExecutor: PluginExecutor {
     /// The host's answer, read straight from the message: only its `message` entry (and the
     /// request key it now keeps, protocol 1.1) is decoded (no `[Value]` of the whole body, no
     /// dictionary of the result).
+    /// The entries of the host's result the broker reads, in this order.
+    private static let resultKeys = [BrokerAPI.ResultKey.message, HostAPI.ResultKey.keptRequestKey]
+
     static func result(of reply: Message, launched: Bool, appID: String) -> (ExecutionResult, kept: UInt64?) {
         var reader = MessageReader(reply)
         do {
             let success = try reader.read(Bool.self)
-            let entries = try reader.entries(named: [BrokerAPI.ResultKey.message, HostAPI.ResultKey.keptRequestKey])
+            let entries = try reader.entries(named: Self.resultKeys)
             if reader.isAtEnd {
                 return (.completed(PerformOutcome(success: success, message: entries[0]?.string), launched: launched),
                         entries[1]?.uint64)

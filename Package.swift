@@ -51,8 +51,9 @@ var package = Package(
         // What only the broker side needs: property lists, strings tables, bundles, item identity,
         // plugin directories, the item, usage and last-seen stores.
         .target(name: "QuickActionsBundles", dependencies: ["QuickActionsModel", "QuickActionsIconFiles", "Locking"], swiftSettings: strict),
-        // Icon files resolved inside a bundle, on FoundationEssentials: the plugin host needs only
-        // this of the bundle code, and links no Foundation (QuickActionsBundles re-exports it).
+        // Icon files resolved inside a bundle, on Glibc alone: the plugin host needs only this of
+        // the bundle code, and links no Foundation, not even FoundationEssentials
+        // (QuickActionsBundles re-exports it, with a URL overload).
         .target(name: "QuickActionsIconFiles", dependencies: ["QuickActionsModel"], swiftSettings: strict),
 
         // MARK: Plugins

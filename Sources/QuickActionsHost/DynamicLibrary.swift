@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// A plugin library opened with `dlopen` through the descriptor that
@@ -70,9 +69,9 @@ final class DynamicLibrary: @unchecked Sendable {
     }()
 
     /// Loads the Swift runtime libraries the library on `descriptor` needs and this process has
-    /// not loaded, from ``runtimeFolder``: a plugin host links FoundationEssentials but not
-    /// Foundation, and a Swift plugin that imports Foundation finds libFoundation.so (and what
-    /// it needs) there, as it did when the host loaded it at start. The plugin's own RUNPATH
+    /// not loaded, from ``runtimeFolder``: a plugin host links no Foundation at all, and a Swift
+    /// plugin finds libFoundationEssentials.so (the SDK's) or libFoundation.so (and what they
+    /// need) there, as it would have had the host loaded them at start. The plugin's own RUNPATH
     /// cannot be relied on: an `$ORIGIN` in it means /proc/self/fd, which it is loaded
     /// through. A library that fails to load here is left to the plugin's dlopen to report.
     static func loadRuntimeLibraries(neededBy descriptor: Int32) {

@@ -1,6 +1,5 @@
 import CQuickActionsPlugin
 import Dispatch
-import FoundationEssentials
 import QuickActionsABI
 import QuickActionsModel
 import Synchronization
@@ -64,11 +63,14 @@ public final class LoadedPlugin: Sendable {
     /// main queue.
     ///
     /// - Parameters:
+    ///   - library: the library's path (a URL's `path`); standardised as
+    ///     `URL.standardizedFileURL` would (``FilePaths/standardized(_:)``) before the checks.
+    ///   - bundle: the bundle folder's path, standardised the same way.
     ///   - appID: the app id, given to the plugin (`app_id`) and used in log lines.
-    ///   - dataDirectory: the plugin's own folder, created (0700) when it first asks.
+    ///   - dataDirectory: the path of the plugin's own folder, created (0700) when it first asks.
     ///   - callbacks: where dynamic items and log lines go.
     public static func load(
-        library: URL, bundle: URL, appID: String, dataDirectory: URL, callbacks: PluginCallbacks
+        library: String, bundle: String, appID: String, dataDirectory: String, callbacks: PluginCallbacks
     ) throws(PluginLoadError) -> LoadedPlugin {
         try load(
             library: library, bundle: bundle, appID: appID, dataDirectory: dataDirectory, callbacks: callbacks,
@@ -76,9 +78,10 @@ public final class LoadedPlugin: Sendable {
     }
 
     static func load(
-        library: URL, bundle: URL, appID: String, dataDirectory: URL, callbacks: PluginCallbacks, hooks: LoaderHooks
+        library: String, bundle: String, appID: String, dataDirectory: String, callbacks: PluginCallbacks,
+        hooks: LoaderHooks
     ) throws(PluginLoadError) -> LoadedPlugin {
-        let path = library.standardizedFileURL.path
+        let path = FilePaths.standardized(library)
         let fd = try SecureLibraryFile.open(library: library, bundle: bundle)
         hooks.afterCheck?(path)
         let dynamicLibrary = try DynamicLibrary(descriptor: fd, path: path)

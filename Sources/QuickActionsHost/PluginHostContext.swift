@@ -1,6 +1,5 @@
 import Locking
 import CQuickActionsPlugin
-import FoundationEssentials
 import Glibc
 import QuickActionsABI
 import QuickActionsIconFiles
@@ -16,9 +15,10 @@ final class PluginHostContext: @unchecked Sendable {
     // changed, as the header promises the plugin.
     let appID: String
     let libraryPath: String
-    /// The plugin's bundle folder: a dynamic item's icon file must resolve inside it.
-    let bundle: URL
-    let dataDirectory: URL
+    /// The plugin's bundle folder's path: a dynamic item's icon file must resolve inside it.
+    let bundle: String
+    /// The path of the plugin's data directory, handed to the plugin as it is.
+    let dataDirectory: String
     let callbacks: PluginCallbacks
     let completions = CompletionTable()
     /// The app id as a C string, valid until the process exits.
@@ -33,7 +33,7 @@ final class PluginHostContext: @unchecked Sendable {
 
     private let state = Locked(State())
 
-    init(appID: String, libraryPath: String, bundle: URL, dataDirectory: URL, callbacks: PluginCallbacks) {
+    init(appID: String, libraryPath: String, bundle: String, dataDirectory: String, callbacks: PluginCallbacks) {
         self.appID = appID
         self.libraryPath = libraryPath
         self.bundle = bundle
@@ -112,11 +112,11 @@ final class PluginHostContext: @unchecked Sendable {
 
     /// Why the first item whose icon is a file has a bad one (missing, not a regular file,
     /// absolute, or leading out of the bundle), or nil: refused like an unknown icon type.
-    static func iconFileProblem(in items: [ShortcutItem], bundle: URL) -> String? {
+    static func iconFileProblem(in items: [ShortcutItem], bundle: String) -> String? {
         for (index, item) in items.enumerated() {
             guard let icon = item.icon, case .file = icon else { continue }
             do {
-                _ = try IconTable.resolve(icon, bundle: bundle)
+                _ = try IconTable.resolve(icon, bundlePath: bundle)
             } catch {
                 return "item \(index) (type \(String(item.type.prefix(80)).debugDescription)): \(error)"
             }
@@ -129,19 +129,20 @@ final class PluginHostContext: @unchecked Sendable {
         log(LogLevel(rawValue: level) ?? .info, text, origin: .plugin)
     }
 
-    /// Creates the data directory (mode 0700) on first use.
+    /// Creates the data directory (mode 0700, and every missing folder above it) on first use.
     func dataDirectoryCString() -> UnsafePointer<CChar>? {
-        let result: Result<UnsafePointer<CChar>, any Error> = state.withLock { state in
+        let result: Result<UnsafePointer<CChar>, DirectoryCreationError> = state.withLock { state in
             if let existing = state.dataDirectoryCString {
                 return .success(UnsafePointer(existing))
             }
-            do {
-                try FileManager.default.createDirectory(
-                    at: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            do throws(DirectoryCreationError) {
+                try FilePaths.createDirectories(dataDirectory, mode: 0o700)
             } catch {
                 return .failure(error)
             }
-            guard let copy = strdup(dataDirectory.path) else { return .failure(POSIXError(.ENOMEM)) }
+            guard let copy = strdup(dataDirectory) else {
+                return .failure(DirectoryCreationError(path: dataDirectory, code: ENOMEM))
+            }
             state.dataDirectoryCString = copy
             return .success(UnsafePointer(copy))
         }
@@ -149,32 +150,9 @@ final class PluginHostContext: @unchecked Sendable {
         case .success(let path):
             return path
         case .failure(let error):
-            log(.error, "cannot create data directory \(dataDirectory.path): \(Self.plainDescription(of: error, path: dataDirectory.path))")
+            log(.error, "cannot create data directory \(dataDirectory): \(error.reason(creating: dataDirectory))")
             return nil
         }
-    }
-
-    /// `error` from creating the data directory in the words strerror would use, with the file it
-    /// names when that is not `path`: as QuickActionsBundles' PlainErrorDescription says it,
-    /// which the host does not link (it is built on Foundation; this needs FoundationEssentials).
-    static func plainDescription(of error: any Error, path: String) -> String {
-        if let posix = error as? POSIXError {
-            return String(cString: strerror(posix.code.rawValue))
-        }
-        guard let cocoa = error as? CocoaError else { return "\(error)" }
-        let named = cocoa.filePath.map { $0 == path ? "" : "\($0): " } ?? ""
-        if let underlying = cocoa.underlying as? POSIXError {
-            return named + String(cString: strerror(underlying.code.rawValue))
-        }
-        let code: Int32? = switch cocoa.code {
-        case .fileNoSuchFile, .fileReadNoSuchFile: ENOENT
-        case .fileReadNoPermission, .fileWriteNoPermission: EACCES
-        case .fileWriteOutOfSpace: ENOSPC
-        case .fileWriteVolumeReadOnly: EROFS
-        case .fileWriteFileExists: EEXIST
-        default: nil
-        }
-        return named + (code.map { String(cString: strerror($0)) } ?? "\(cocoa)")
     }
 
     func complete(_ id: UInt64, success: Bool, message: UnsafePointer<CChar>?) {

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// Opens a plugin's library for loading after checking it and every folder
@@ -15,10 +14,12 @@ import Glibc
 /// library: not a symlink; a folder or a regular file as expected; owned by
 /// the user running the broker or by root; neither group- nor world-writable.
 enum SecureLibraryFile {
-    /// Returns an open descriptor of the checked library; the caller owns it.
-    static func open(library: URL, bundle: URL) throws(PluginLoadError) -> Int32 {
-        let libraryPath = library.standardizedFileURL.path
-        let bundlePath = bundle.standardizedFileURL.path
+    /// Returns an open descriptor of the checked library; the caller owns it. Both paths are
+    /// standardised first (``FilePaths/standardized(_:)``: made absolute, `.` and `..` resolved
+    /// without following links).
+    static func open(library: String, bundle: String) throws(PluginLoadError) -> Int32 {
+        let libraryPath = FilePaths.standardized(library)
+        let bundlePath = FilePaths.standardized(bundle)
         let prefix = bundlePath.hasSuffix("/") ? bundlePath : bundlePath + "/"
         guard libraryPath.hasPrefix(prefix) else {
             throw .refused(library: libraryPath, reason: "it is not inside its bundle \(bundlePath)")

@@ -1,4 +1,3 @@
-import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -8,7 +7,10 @@ import QuickActionsModel
 
 extension IconTable {
     /// What D-Bus clients get for `icon`: a freedesktop icon name, or the absolute path of a
-    /// regular file inside `bundle`.
+    /// regular file inside the bundle folder at `bundlePath` (QuickActionsBundles adds the same
+    /// taking the bundle's URL).
+    ///
+    /// Plain paths and POSIX calls only: the plugin host links this module without Foundation.
     ///
     /// - `.type` maps through the table.
     /// - `.symbol` maps through the table, else passes through; a name that is empty, holds a `/`
@@ -18,7 +20,7 @@ extension IconTable {
     ///   bundle. A name without an extension that does not exist is tried with `.png` and `.svg`
     ///   (as `CFBundleIconFile` allows). The returned path is the resolved one.
     /// - Throws: `IconError` naming the path or name at fault.
-    public static func resolve(_ icon: ShortcutIcon, bundle: URL) throws(IconError) -> String {
+    public static func resolve(_ icon: ShortcutIcon, bundlePath: String) throws(IconError) -> String {
         switch icon {
         case .type(let type):
             return name(for: type)
@@ -30,18 +32,20 @@ extension IconTable {
             }
             return name(forSymbol: symbol)
         case .file(let path):
-            return try resolveFile(path, bundle: bundle)
+            return try resolveFile(path, bundlePath: bundlePath)
         }
     }
 
-    private static func resolveFile(_ path: String, bundle: URL) throws(IconError) -> String {
+    private static func resolveFile(_ path: String, bundlePath given: String) throws(IconError) -> String {
         if path.isEmpty { throw .emptyName }
         if path.hasPrefix("/") { throw .absolutePath(path) }
         if path.split(separator: "/").contains("..") { throw .parentReference(path) }
         if path.unicodeScalars.contains(where: { $0.value == 0 }) {
             throw .invalidName(path, reason: "contains a NUL character")
         }
-        let bundlePath = bundle.path
+        // As `URL(fileURLWithPath:).path` gave it: without a trailing `/` (but "/" itself).
+        var bundlePath = given
+        while bundlePath.count > 1, bundlePath.hasSuffix("/") { bundlePath.removeLast() }
         guard let realBundle = realPath(bundlePath) else {
             throw .missing(path: bundlePath, reason: String(cString: strerror(resolverErrno())))
         }

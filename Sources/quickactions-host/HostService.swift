@@ -1,6 +1,5 @@
 import DBus
 import Dispatch
-import FoundationEssentials
 import Glibc
 import QuickActionsAPI
 import QuickActionsHost
@@ -148,24 +147,31 @@ final class HostService: Sendable {
     }
 }
 
-/// What the broker tells a host in its environment (``HostAPI/Environment``).
+/// What the broker tells a host in its environment (``HostAPI/Environment``). The paths are
+/// passed on as given: the loader standardises the bundle's and the library's.
 struct HostConfiguration {
     let address: String
     let appID: String
-    let bundle: URL
-    let library: URL
-    let dataDirectory: URL
+    let bundle: String
+    let library: String
+    let dataDirectory: String
 
-    init(environment: [String: String]) throws(HostStartError) {
+    /// Reads the variables with `variable`: by default from this process's environment (`getenv`).
+    init(variable: (String) -> String? = Self.processVariable) throws(HostStartError) {
         func value(_ name: String) throws(HostStartError) -> String {
-            guard let text = environment[name], !text.isEmpty else { throw HostStartError("\(name) is not set") }
+            guard let text = variable(name), !text.isEmpty else { throw HostStartError("\(name) is not set") }
             return text
         }
         address = try value(HostAPI.Environment.address)
         appID = try value(HostAPI.Environment.appID)
-        bundle = URL(fileURLWithPath: try value(HostAPI.Environment.bundle))
-        library = URL(fileURLWithPath: try value(HostAPI.Environment.library))
-        dataDirectory = URL(fileURLWithPath: try value(HostAPI.Environment.dataDirectory))
+        bundle = try value(HostAPI.Environment.bundle)
+        library = try value(HostAPI.Environment.library)
+        dataDirectory = try value(HostAPI.Environment.dataDirectory)
+    }
+
+    /// The environment variable `name` of this process, or nil.
+    static func processVariable(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
     }
 }
 

@@ -2,7 +2,6 @@
 // started it (dbus/org.quickactions.Host1.xml). Not meant to be run by hand: the broker
 // passes everything in the environment (QUICKACTIONS_HOST_*).
 import CQuickActionsHostSupport
-import FoundationEssentials
 import Glibc
 import QuickActionsAPI
 import QuickActionsHost
@@ -20,7 +19,7 @@ if CommandLine.arguments.dropFirst().contains("--version") {
 
 let service: HostService
 do {
-    service = try HostService(configuration: HostConfiguration(environment: ProcessInfo.processInfo.environment))
+    service = try HostService(configuration: HostConfiguration())
 } catch is PluginLoadError {
     // The broker was told (LoadFailed) and logs it once.
     exit(1)

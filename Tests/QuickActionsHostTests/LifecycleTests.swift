@@ -160,6 +160,22 @@ import Testing
         #expect(stat(bundle.dataDirectory.path, &info) == 0)
         #expect(info.st_mode & 0o777 == 0o700)
     }
+
+    /// A data directory that cannot be made: the plugin gets none, and the log says why in
+    /// strerror's words, naming the folder once.
+    @Test func aDataDirectoryThatCannotBeMadeIsLoggedPlainly() async throws {
+        let bundle = try TestBundle(plugin: TestPlugins.swiftPlugin)
+        defer { bundle.remove() }
+        let above = bundle.dataDirectory.deletingLastPathComponent().path
+        #expect(FileManager.default.createFile(atPath: above, contents: Data()))
+        let recorder = Recorder()
+        let plugin = try load(bundle, recorder: recorder)
+        let result = await outcome(of: plugin, request("data-directory"))
+        #expect(result == PerformOutcome(success: false, message: "no data directory"))
+        let expected = "cannot create data directory \(bundle.dataDirectory.path): \(String(cString: strerror(ENOTDIR)))"
+        let lines = recorder.loaderLogs(containing: "cannot create data directory").map(\.message)
+        #expect(lines == [expected])
+    }
 }
 
 /// A value shared between threads.

@@ -45,7 +45,7 @@ final class Recorder: Sendable {
 func load(_ bundle: TestBundle, recorder: Recorder, appID: String = "org.example.test") throws(PluginLoadError) -> LoadedPlugin {
     keepLoaded(
         try LoadedPlugin.load(
-            library: bundle.library, bundle: bundle.bundle, appID: appID, dataDirectory: bundle.dataDirectory,
+            library: bundle.library.path, bundle: bundle.bundle.path, appID: appID, dataDirectory: bundle.dataDirectory.path,
             callbacks: recorder.callbacks))
 }
 

@@ -4,7 +4,7 @@ import Testing
 
 @testable import QuickActionsHost
 
-/// A plugin host links FoundationEssentials, not Foundation; before a plugin is loaded, the
+/// A plugin host links no Foundation, not even FoundationEssentials; before a plugin is loaded, the
 /// Swift runtime libraries it needs come from the folder of the process's own libswiftCore.so.
 @Suite struct RuntimeLibrariesTests {
     struct Case: Sendable, CustomTestStringConvertible {

@@ -111,7 +111,7 @@ import Testing
         let library = link.appendingPathComponent("libplugin.so")
         let error = try #require(throws: PluginLoadError.self) {
             try LoadedPlugin.load(
-                library: library, bundle: link, appID: "org.example.test", dataDirectory: real.dataDirectory,
+                library: library.path, bundle: link.path, appID: "org.example.test", dataDirectory: real.dataDirectory.path,
                 callbacks: Recorder().callbacks)
         }
         #expect(error == .refused(library: library.path, reason: "bundle folder \(link.path) is a symlink"))
@@ -124,8 +124,8 @@ import Testing
         try FileManager.default.copyItem(at: bundle.library, to: outside)
         let error = try #require(throws: PluginLoadError.self) {
             try LoadedPlugin.load(
-                library: outside, bundle: bundle.bundle, appID: "org.example.test",
-                dataDirectory: bundle.dataDirectory, callbacks: Recorder().callbacks)
+                library: outside.path, bundle: bundle.bundle.path, appID: "org.example.test",
+                dataDirectory: bundle.dataDirectory.path, callbacks: Recorder().callbacks)
         }
         #expect(error == .refused(library: outside.path, reason: "it is not inside its bundle \(bundle.bundle.path)"))
     }
@@ -165,8 +165,8 @@ import Testing
         let recorder = Recorder()
         let plugin = keepLoaded(
             try LoadedPlugin.load(
-                library: bundle.library, bundle: bundle.bundle, appID: "org.example.test",
-                dataDirectory: bundle.dataDirectory, callbacks: recorder.callbacks, hooks: hooks))
+                library: bundle.library.path, bundle: bundle.bundle.path, appID: "org.example.test",
+                dataDirectory: bundle.dataDirectory.path, callbacks: recorder.callbacks, hooks: hooks))
         #expect(swapped.value == 1)
         // InitFails would have failed to load; what was checked (CScenarios) was loaded.
         #expect(plugin.name == "CScenarios")

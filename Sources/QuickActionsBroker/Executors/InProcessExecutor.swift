@@ -61,8 +61,8 @@ final class InProcessExecutor: PluginExecutor {
                 broker.journal.set(appID, running: true)
                 let result = Result { () throws(PluginLoadError) -> LoadedPlugin in
                     try LoadedPlugin.load(
-                        library: bundle.executableURL, bundle: bundle.url, appID: appID,
-                        dataDirectory: broker.dataDirectory(of: appID), callbacks: broker.callbacks(for: appID, slot: slot))
+                        library: bundle.executableURL.path, bundle: bundle.url.path, appID: appID,
+                        dataDirectory: broker.dataDirectory(of: appID).path, callbacks: broker.callbacks(for: appID, slot: slot))
                 }
                 broker.journal.set(appID, running: false)
                 let plugin = try result.get()

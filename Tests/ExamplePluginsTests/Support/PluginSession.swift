@@ -26,8 +26,8 @@ final class PluginSession: Sendable {
         do {
             plugin = keepLoaded(
                 try LoadedPlugin.load(
-                    library: bundle.executableURL, bundle: bundle.url, appID: bundle.appID.rawValue,
-                    dataDirectory: data, callbacks: recorder.callbacks))
+                    library: bundle.executableURL.path, bundle: bundle.url.path, appID: bundle.appID.rawValue,
+                    dataDirectory: data.path, callbacks: recorder.callbacks))
         } catch {
             if ownsData { try? FileManager.default.removeItem(at: data) }
             throw error

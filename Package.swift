@@ -10,6 +10,12 @@
 import PackageDescription
 
 let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+// For every module the plugin host links: Swift imports _StringProcessing into every module
+// implicitly, and each object file then asks the linker for it and _RegexParser (0.9 MiB of an
+// idle host's RSS), used or not. The host's modules use neither; HostLinkTests keeps it so.
+let hostLinked: [SwiftSetting] = strict + [
+    .unsafeFlags(["-Xfrontend", "-disable-implicit-string-processing-module-import"]),
+]
 
 // libdbus's headers as `pkg-config --cflags dbus-1` gives them on Debian and Ubuntu.
 #if arch(arm64)
@@ -36,25 +42,29 @@ var package = Package(
             providers: [.apt(["libdbus-1-dev"])]
         ),
         // One lock for every module: a pthread mutex ThreadSanitizer can see.
-        .target(name: "Locking", swiftSettings: strict),
+        .target(name: "Locking", swiftSettings: hostLinked),
+        // A serial queue and a semaphore on libdispatch's C API, for the modules the plugin host
+        // links: Swift's Dispatch overlay would bring _StringProcessing and _RegexParser with it.
+        .target(name: "CWorkQueues"),
+        .target(name: "WorkQueues", dependencies: ["CWorkQueues"], swiftSettings: hostLinked),
         // inotify folder watching with bursts coalesced: the broker's plugin folders and the
         // desktop-entry bridge's originals.
         .target(name: "FolderWatching", dependencies: ["Locking"], swiftSettings: strict),
-        .target(name: "DBus", dependencies: ["CDBus", "Locking"], swiftSettings: strict),
+        .target(name: "DBus", dependencies: ["CDBus", "Locking", "WorkQueues"], swiftSettings: hostLinked),
         // The public contract in one place: names, option and item keys, the item codec, a client.
-        .target(name: "QuickActionsAPI", dependencies: ["DBus"], swiftSettings: strict),
+        .target(name: "QuickActionsAPI", dependencies: ["DBus"], swiftSettings: hostLinked),
 
         // MARK: Apps, items, bundles
         // The model core every plugin sees through the SDK: items, user info, icons, app ids,
         // limits, log levels. Plain values: no files, no bus.
-        .target(name: "QuickActionsModel", dependencies: ["Locking"], swiftSettings: strict),
+        .target(name: "QuickActionsModel", dependencies: ["Locking"], swiftSettings: hostLinked),
         // What only the broker side needs: property lists, strings tables, bundles, item identity,
         // plugin directories, the item, usage and last-seen stores.
         .target(name: "QuickActionsBundles", dependencies: ["QuickActionsModel", "QuickActionsIconFiles", "Locking"], swiftSettings: strict),
         // Icon files resolved inside a bundle, on Glibc alone: the plugin host needs only this of
         // the bundle code, and links no Foundation, not even FoundationEssentials
         // (QuickActionsBundles re-exports it, with a URL overload).
-        .target(name: "QuickActionsIconFiles", dependencies: ["QuickActionsModel"], swiftSettings: strict),
+        .target(name: "QuickActionsIconFiles", dependencies: ["QuickActionsModel"], swiftSettings: hostLinked),
 
         // MARK: Plugins
         .target(name: "CQuickActionsPlugin"),
@@ -62,7 +72,7 @@ var package = Package(
         .target(
             name: "QuickActionsABI",
             dependencies: ["CQuickActionsPlugin", "QuickActionsModel", "Locking"],
-            swiftSettings: strict
+            swiftSettings: hostLinked
         ),
         .target(
             name: "QuickActionsSDK",
@@ -71,19 +81,24 @@ var package = Package(
         ),
         .target(
             name: "QuickActionsHost",
-            dependencies: ["CQuickActionsPlugin", "QuickActionsABI", "QuickActionsModel", "QuickActionsIconFiles", "Locking"],
-            swiftSettings: strict
+            dependencies: [
+                "CQuickActionsPlugin", "QuickActionsABI", "QuickActionsModel", "QuickActionsIconFiles", "Locking", "WorkQueues",
+            ],
+            swiftSettings: hostLinked
         ),
         // The broker↔host protocol's codec (items, user info, requests), shared by both ends.
         .target(
             name: "QuickActionsHostProtocol", dependencies: ["DBus", "QuickActionsAPI", "QuickActionsModel"],
-            swiftSettings: strict),
+            swiftSettings: hostLinked),
         // One app's plugin in a process of its own, served to the broker over a peer connection.
         .target(name: "CQuickActionsHostSupport"),
         .executableTarget(
             name: "quickactions-host",
-            dependencies: ["CQuickActionsHostSupport", "DBus", "QuickActionsAPI", "QuickActionsHostProtocol", "QuickActionsHost", "QuickActionsModel", "Locking"],
-            swiftSettings: strict),
+            dependencies: [
+                "CQuickActionsHostSupport", "DBus", "QuickActionsAPI", "QuickActionsHostProtocol", "QuickActionsHost",
+                "QuickActionsModel", "Locking", "WorkQueues",
+            ],
+            swiftSettings: hostLinked),
 
         // MARK: Broker and executables
         .target(
@@ -153,6 +168,7 @@ var package = Package(
             name: "QuickActionsAPITests", dependencies: ["QuickActionsAPI", "DBus", "QuickActionsTestSupport"],
             swiftSettings: strict),
         .testTarget(name: "FolderWatchingTests", dependencies: ["FolderWatching", "Locking"], swiftSettings: strict),
+        .testTarget(name: "WorkQueuesTests", dependencies: ["WorkQueues", "Locking"], swiftSettings: strict),
         .testTarget(name: "QuickActionsModelTests", dependencies: ["QuickActionsModel", "Locking"], swiftSettings: strict),
         .testTarget(
             name: "QuickActionsBundlesTests", dependencies: ["QuickActionsBundles", "QuickActionsModel", "Locking"],

@@ -1,8 +1,8 @@
 import CQuickActionsPlugin
-import Dispatch
 import QuickActionsABI
 import QuickActionsModel
 import Synchronization
+import WorkQueues
 
 /// A plugin library loaded and initialised, with its own serial queue on
 /// which every call into it runs (init, launch, perform, will-resign).
@@ -24,7 +24,7 @@ public final class LoadedPlugin: Sendable {
     private let descriptor: PluginDescriptor
     private let state: PluginState
     private let context: PluginHostContext
-    private let queue: DispatchQueue
+    private let queue: SerialQueue
     /// Calls queued on the plugin's queue and not yet finished, an inline one included.
     private let busy = Atomic<Int>(0)
     /// Cleared once a perform run inline overran its budget; set again after
@@ -36,7 +36,7 @@ public final class LoadedPlugin: Sendable {
     private let dynamicLibrary: DynamicLibrary
 
     private init(
-        descriptor: PluginDescriptor, state: PluginState, context: PluginHostContext, queue: DispatchQueue,
+        descriptor: PluginDescriptor, state: PluginState, context: PluginHostContext, queue: SerialQueue,
         dynamicLibrary: DynamicLibrary
     ) {
         self.library = dynamicLibrary.path
@@ -94,7 +94,7 @@ public final class LoadedPlugin: Sendable {
             typealias Entry = @convention(c) () -> UnsafePointer<qa_plugin>?
             let entry = unsafeBitCast(symbol, to: Entry.self)
             let descriptor = try PluginDescriptor(reading: entry(), library: path)
-            let queue = DispatchQueue(label: "org.quickactions.plugin.\(appID)")
+            let queue = SerialQueue(label: "org.quickactions.plugin.\(appID)")
             let state = try initialize(descriptor, context: context, queue: queue, library: path)
             let plugin = LoadedPlugin(
                 descriptor: descriptor, state: state, context: context, queue: queue, dynamicLibrary: dynamicLibrary)
@@ -122,7 +122,7 @@ public final class LoadedPlugin: Sendable {
 
     /// Calls the descriptor's init on the plugin's queue and waits for it.
     private static func initialize(
-        _ descriptor: PluginDescriptor, context: PluginHostContext, queue: DispatchQueue, library: String
+        _ descriptor: PluginDescriptor, context: PluginHostContext, queue: SerialQueue, library: String
     ) throws(PluginLoadError) -> PluginState {
         let host = HostTable.make(for: context)
         let size = Int(QA_ERROR_BUFFER_SIZE)

@@ -1,10 +1,10 @@
 import DBus
-import Dispatch
 import Glibc
 import QuickActionsAPI
 import QuickActionsHost
 import QuickActionsHostProtocol
 import QuickActionsModel
+import WorkQueues
 
 /// What a host runs: one app's plugin, loaded with the broker's checks, served over the peer
 /// connection to the broker that started it (dbus/org.quickactions.Host1.xml).
@@ -19,7 +19,7 @@ final class HostService: Sendable {
     let connection: Connection
     let appID: String
     private let plugin: LoadedPlugin
-    let ended = DispatchSemaphore(value: 0)
+    let ended = Semaphore(value: 0)
 
     /// Connects, loads the plugin and tells the broker which happened. Throws when the
     /// broker cannot be reached or the plugin did not load (after telling the broker why).

@@ -4,13 +4,20 @@ import Testing
 
 /// An idle plugin host's memory (issue 14's bar) is mostly the shared libraries it maps:
 /// Foundation with ICU and FoundationInternationalization cost 7 MiB of RSS, FoundationEssentials
-/// 3.3 MiB. The host links none of them: a C plugin's host never maps them, and a Swift plugin
+/// 3.3 MiB, the Dispatch overlay with _StringProcessing and _RegexParser 1.1 MiB. The host links
+/// none of them: a C plugin's host never maps them, and a Swift plugin
 /// that imports only the SDK brings FoundationEssentials (never the rest), which the host loads
 /// from its own runtime folder (DynamicLibrary.loadRuntimeLibraries).
 @Suite struct HostLinkTests {
     static let foundationOnly = ["libFoundation.so", "libFoundationInternationalization.so", "lib_FoundationICU.so"]
-    /// What `quickactions-host` must not load at start, so that an idle C plugin's host stays small.
-    static let notInTheHost = foundationOnly + ["libFoundationEssentials.so"]
+    /// What `quickactions-host` must not load at start, so that an idle C plugin's host stays small:
+    /// no Foundation, no Swift Dispatch overlay (libdispatch's C API serves, WorkQueues), and
+    /// not the string-processing modules every Swift module imports implicitly (its modules are
+    /// built with -disable-implicit-string-processing-module-import; the two overlays above
+    /// would bring them back).
+    static let notInTheHost = foundationOnly + [
+        "libFoundationEssentials.so", "libswiftDispatch.so", "libswift_StringProcessing.so", "libswift_RegexParser.so",
+    ]
 
     /// What `ldd` says `binary` loads, by file name.
     static func loadedLibraries(_ binary: URL) async throws -> [String] {

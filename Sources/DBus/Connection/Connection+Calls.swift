@@ -1,7 +1,7 @@
 import Locking
 import CDBus
-import Dispatch
 import Synchronization
+import WorkQueues
 
 extension Connection {
     /// The default time a call waits for its reply: 25 s, as libdbus's.
@@ -22,7 +22,7 @@ extension Connection {
     ) {
         let nanoseconds = max(1_000_000, timeout.components.seconds * 1_000_000_000
             + timeout.components.attoseconds / 1_000_000_000)
-        let deadline = DispatchTime.now().uptimeNanoseconds &+ UInt64(clamping: nanoseconds)
+        let deadline = Uptime.nanoseconds &+ UInt64(clamping: nanoseconds)
         let sent = replies.register(completion, deadline: deadline) { () -> UInt32? in
             var serial: UInt32 = 0
             guard dbus_connection_send(raw, message.raw, &serial) != 0 else { return nil }
@@ -57,22 +57,19 @@ extension Connection {
     private func armReplyTimer(at deadline: UInt64) {
         replyTimer.withLock { timer in
             if timer == nil {
-                let made = DispatchSource.makeTimerSource(queue: Self.replyTimerQueue)
-                made.setEventHandler { [weak self] in
+                timer = TimerSource(queue: Self.replyTimerQueue) { [weak self] in
                     guard let self else { return }
                     if !loop.enqueue({ [weak self] in self?.expireReplies() }) { expireReplies() }
                 }
-                made.activate()
-                timer = made
             }
-            timer?.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline), leeway: .milliseconds(1))
+            timer?.schedule(deadline: deadline, leeway: .milliseconds(1))
         }
     }
 
     /// Fails the calls whose deadline has passed with NoReply, on the loop thread, and sets
     /// the timer for the next deadline.
     func expireReplies() {
-        let (expired, next) = replies.expire(now: DispatchTime.now().uptimeNanoseconds)
+        let (expired, next) = replies.expire(now: Uptime.nanoseconds)
         if let next { armReplyTimer(at: next) }
         for waiter in expired {
             waiter(.failure(DBusError(.noReply, "no reply within the call's timeout")))
@@ -130,7 +127,7 @@ extension Connection {
         }
         let message = try Message.methodCall(destination: destination, path: path, interface: interface, member: member)
         try message.append(arguments)
-        let done = DispatchSemaphore(value: 0)
+        let done = Semaphore(value: 0)
         let outcome = Locked<Result<Message, DBusError>?>(nil)
         call(message, timeout: timeout) { result in
             outcome.withLock { $0 = result }

@@ -1,7 +1,7 @@
 import Locking
 import CDBus
-import Dispatch
 import Synchronization
+import WorkQueues
 
 /// A private connection to a message bus, or to one peer without a bus in between, driven by
 /// a main-loop thread (``MainLoop``).
@@ -52,8 +52,8 @@ public final class Connection: @unchecked Sendable {
     let replies = ReplyWaiters()
     /// Fails calls not answered in time (``expireReplies()``, on the loop thread); made when
     /// the first call is sent.
-    let replyTimer = Mutex<(any DispatchSourceTimer)?>(nil)
-    static let replyTimerQueue = DispatchQueue(label: "org.quickactions.dbus.reply-timeouts")
+    let replyTimer = Mutex<TimerSource?>(nil)
+    static let replyTimerQueue = SerialQueue(label: "org.quickactions.dbus.reply-timeouts")
 
     /// A connection accepted by a server, waiting for its first message to be admitted; it
     /// holds the connection alive meanwhile.
@@ -188,7 +188,7 @@ public final class Connection: @unchecked Sendable {
             }
             return
         }
-        let done = DispatchSemaphore(value: 0)
+        let done = Semaphore(value: 0)
         if loop.enqueue({
             Self.finish(handle, loop: loop)
             done.signal()

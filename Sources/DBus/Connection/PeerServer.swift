@@ -1,7 +1,7 @@
 import Locking
 import CDBus
-import Dispatch
 import Glibc
+import WorkQueues
 
 /// A D-Bus server for peer-to-peer connections without a bus daemon: listens on a private
 /// address and hands each accepted connection, as a ``Connection`` served by the same loop
@@ -94,7 +94,7 @@ public final class PeerServer: @unchecked Sendable {
             finish()
             return
         }
-        let done = DispatchSemaphore(value: 0)
+        let done = Semaphore(value: 0)
         if loop.enqueue({
             finish()
             done.signal()

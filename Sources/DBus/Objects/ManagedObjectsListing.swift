@@ -1,5 +1,5 @@
 import CDBus
-import Dispatch
+import WorkQueues
 import Locking
 
 /// What an object manager's owner gives each GetManagedObjects listing
@@ -42,7 +42,7 @@ public struct ObjectManagerSnapshot: Sendable {
 /// again as a copy of its bytes.
 final class ManagedObjectsLister: Sendable {
     /// One queue for every connection's listings: they are rare, large and CPU-bound.
-    static let queue = DispatchQueue(label: "org.quickactions.dbus.managed-objects", qos: .utility)
+    static let queue = SerialQueue(label: "org.quickactions.dbus.managed-objects", priority: .utility)
 
     private struct Cached {
         let registryVersion: UInt64

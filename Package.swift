@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 // QuickActions: a per-user D-Bus broker for application quick actions.
 //
 // Layers, each importing only the ones below it:
@@ -13,6 +13,9 @@ let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 // For every module the plugin host links: Swift imports _StringProcessing into every module
 // implicitly, and each object file then asks the linker for it and _RegexParser (0.9 MiB of an
 // idle host's RSS), used or not. The host's modules use neither; HostLinkTests keeps it so.
+// Three of them (Locking, QuickActionsModel, QuickActionsABI) are in the SDK product: an unsafe
+// flag keeps a product from being used as a versioned dependency only for packages below
+// swift-tools-version 6.2 (SwiftPM 6.2 dropped that check for newer manifests), hence 6.2 above.
 let hostLinked: [SwiftSetting] = strict + [
     .unsafeFlags(["-Xfrontend", "-disable-implicit-string-processing-module-import"]),
 ]

@@ -51,10 +51,12 @@ enum PluginBridge {
 
 /// The plugin instance and its host handle, behind the state pointer.
 final class PluginInstance: @unchecked Sendable {
-    // @unchecked: `plugin` is only touched from the callbacks, which the host
+    // @unchecked: `plugin` and `actions` are only touched from the callbacks, which the host
     // calls on the plugin's serial queue, one at a time.
     let plugin: any QuickActionsPlugin
     let host: PluginHost
+    /// The actions of the requests seen lately, by request id.
+    private var actions = ActionCache()
 
     init(plugin: any QuickActionsPlugin, host: PluginHost) {
         self.plugin = plugin
@@ -71,18 +73,7 @@ final class PluginInstance: @unchecked Sendable {
         from request: UnsafePointer<qa_request>?, completion: @Sendable (ActionResult) -> Void
     ) -> ShortcutAction? {
         do throws(ABIDecodingError) {
-            guard let request else { throw ABIDecodingError("request is NULL") }
-            var decoder = ABIDecoder()
-            let raw = request.pointee
-            let item = try decoder.item(raw.item, label: "request item")
-            let arguments = try decoder.dictionary(raw.arguments, at: "request arguments")
-            let token = try raw.activation_token.map { (p) throws(ABIDecodingError) in
-                try decoder.string(p, at: "request activation token")
-            }
-            let icon = try raw.resolved_icon.map { (p) throws(ABIDecodingError) in
-                try decoder.string(p, at: "request resolved icon")
-            }
-            return ShortcutAction(item: item, arguments: arguments, activationToken: token, resolvedIcon: icon)
+            return try actions.action(from: request)
         } catch {
             host.log("cannot read the request: \(error.message)", level: .error)
             completion(.failure("the plugin could not read the request: \(error.message)"))

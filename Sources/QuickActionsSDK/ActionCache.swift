@@ -19,7 +19,10 @@ package struct ActionCache {
     /// most 64 prepared requests per app, and a plugin's hot items are far fewer.
     package static let capacity = 32
 
-    private var actions: [UInt64: ShortcutAction] = [:]
+    private var actions: [UInt64: Kept] = [:]
+    /// The last request answered, checked before the table: a plugin's calls mostly repeat
+    /// one item, and hashing the id costs more than comparing it.
+    private var last: (id: UInt64, kept: Kept)?
     /// Requests decoded so far (not answered from the cache), for tests.
     package private(set) var decodes = 0
 
@@ -30,9 +33,26 @@ package struct ActionCache {
         $0 + MemoryLayout<UnsafePointer<CChar>?>.size
     } ?? MemoryLayout<qa_request>.size
 
+    /// Where `request_id` (ABI 1.3) sits, and the struct_size that covers it.
+    private static let requestIDOffset = MemoryLayout<qa_request>.offset(of: \qa_request.request_id) ?? MemoryLayout<qa_request>.size
+    private static let requestSizeWithID = requestIDOffset + MemoryLayout<UInt64>.size
+
+    /// A decoded action, handed to the plugin from where it is kept: copying the action out
+    /// (a retain and a release for each of its strings and dictionaries) cost about as much
+    /// as finding it.
+    package final class Kept: Sendable {
+        package let action: ShortcutAction
+        init(_ action: ShortcutAction) { self.action = action }
+    }
+
+    /// The action `request` stands for (see ``kept(from:)``).
+    package mutating func action(from request: UnsafePointer<qa_request>?) throws(ABIDecodingError) -> ShortcutAction {
+        try kept(from: request).action
+    }
+
     /// The action `request` stands for: the one kept for its id, or decoded (and kept when
     /// the id is nonzero).
-    package mutating func action(from request: UnsafePointer<qa_request>?) throws(ABIDecodingError) -> ShortcutAction {
+    package mutating func kept(from request: UnsafePointer<qa_request>?) throws(ABIDecodingError) -> Kept {
         guard let request else { throw ABIDecodingError("request is NULL") }
         // Read struct_size alone first: never past it (an older host's request ends before
         // request_id), never past the fields known here (a newer host's may carry more).
@@ -41,16 +61,23 @@ package struct ActionCache {
             throw ABIDecodingError(
                 "request: struct_size \(size) is smaller than ABI 1.0's qa_request (\(Self.requestSizeOfABI10) bytes)")
         }
-        let raw = SizedStruct.copy(from: request, size: size, over: qa_request())
-        let id = raw.request_id
-        if id != 0, let known = actions[id] { return known }
-        let action = try Self.decode(raw)
+        let id = size >= Self.requestSizeWithID
+            ? UnsafeRawPointer(request).load(fromByteOffset: Self.requestIDOffset, as: UInt64.self) : 0
+        if id != 0 {
+            if let last, last.id == id { return last.kept }
+            if let known = actions[id] {
+                last = (id, known)
+                return known
+            }
+        }
+        let kept = Kept(try Self.decode(SizedStruct.copy(from: request, size: size, over: qa_request())))
         decodes += 1
         if id != 0 {
             if actions.count >= Self.capacity { actions.removeAll(keepingCapacity: true) }
-            actions[id] = action
+            actions[id] = kept
+            last = (id, kept)
         }
-        return action
+        return kept
     }
 
     private static func decode(_ raw: qa_request) throws(ABIDecodingError) -> ShortcutAction {

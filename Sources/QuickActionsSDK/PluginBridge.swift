@@ -30,18 +30,21 @@ enum PluginBridge {
         state, request, id in
         guard let instance = PluginInstance.from(state) else { return false }
         let completion = instance.host.completion(for: id)
-        guard let action = instance.action(from: request, completion: completion) else {
+        guard let kept = instance.action(from: request, completion: completion) else {
             return true  // completed with the reason; do not call perform
         }
-        return instance.plugin.didFinishLaunching(with: action, completion: completion) == .handled
+        return withExtendedLifetime(kept) {
+            instance.plugin.didFinishLaunching(with: kept.action, completion: completion) == .handled
+        }
     }
 
     static let perform: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<qa_request>?, qa_completion) -> Void = {
         state, request, id in
         guard let instance = PluginInstance.from(state) else { return }
         let completion = instance.host.completion(for: id)
-        guard let action = instance.action(from: request, completion: completion) else { return }
-        instance.plugin.perform(action, completion: completion)
+        guard let kept = instance.action(from: request, completion: completion) else { return }
+        // Kept alive across the call, so the action is lent to the plugin, not copied for it.
+        withExtendedLifetime(kept) { instance.plugin.perform(kept.action, completion: completion) }
     }
 
     static let willResign: @convention(c) (UnsafeMutableRawPointer?) -> Void = { state in
@@ -71,9 +74,9 @@ final class PluginInstance: @unchecked Sendable {
     /// Reads a request; if it is malformed, completes it with the reason and returns nil.
     func action(
         from request: UnsafePointer<qa_request>?, completion: @Sendable (ActionResult) -> Void
-    ) -> ShortcutAction? {
+    ) -> ActionCache.Kept? {
         do throws(ABIDecodingError) {
-            return try actions.action(from: request)
+            return try actions.kept(from: request)
         } catch {
             host.log("cannot read the request: \(error.message)", level: .error)
             completion(.failure("the plugin could not read the request: \(error.message)"))

@@ -184,8 +184,11 @@ var package = Package(
         ),
         .testTarget(name: "QuickActionsABITests", dependencies: ["QuickActionsABI"], swiftSettings: strict),
         // The SDK's public surface: a plugin's source type-checked against the SDK alone sees the
-        // model core and none of QuickActionsBundles (needs the SDK built: `swift build --build-tests`).
-        .testTarget(name: "QuickActionsSDKTests", dependencies: ["QuickActionsTestSupport"], swiftSettings: strict),
+        // model core and none of QuickActionsBundles (needs the SDK built: `swift build --build-tests`);
+        // and the SDK's package-internal request reading (its actions kept by request_id).
+        .testTarget(
+            name: "QuickActionsSDKTests", dependencies: ["QuickActionsTestSupport", "QuickActionsSDK", "QuickActionsABI"],
+            swiftSettings: strict),
         .testTarget(
             name: "QuickActionsCLITests",
             dependencies: ["QuickActionsCLI", "DBus", "QuickActionsTestSupport", "QuickActionsModel", "QuickActionsBundles"],

@@ -60,6 +60,9 @@ QA_LAYOUT_CHECK(request_item, offsetof(qa_request, item) == 8);
 QA_LAYOUT_CHECK(request_resolved_icon, offsetof(qa_request, resolved_icon) == 16);
 QA_LAYOUT_CHECK(request_arguments, offsetof(qa_request, arguments) == 24);
 QA_LAYOUT_CHECK(request_activation_token, offsetof(qa_request, activation_token) == 40);
+/* ABI 1.0's qa_request ends here, where a 1.0-1.2 host's struct_size stops. */
+QA_LAYOUT_CHECK(request_abi10_end, offsetof(qa_request, activation_token) + sizeof(const char *) == 48);
+QA_LAYOUT_CHECK(request_request_id, offsetof(qa_request, request_id) == 48); /* 1.3 */
 
 /* qa_limits (1.2): uint32_t fields one after another. */
 QA_LAYOUT_CHECK(limits_max_items, offsetof(qa_limits, max_items) == 8);

@@ -50,9 +50,11 @@ package struct ABIEncoder {
         return UnsafePointer(list)
     }
 
-    /// A `qa_request` for `item` with the caller's data.
+    /// A `qa_request` for `item` with the caller's data; `requestID` (ABI 1.3) is the identity
+    /// of exactly this content, or 0 for none (see the header's `request_id`).
     package func request(
-        item: ShortcutItem, resolvedIcon: String?, arguments: UserInfo, activationToken: String?
+        item: ShortcutItem, resolvedIcon: String?, arguments: UserInfo, activationToken: String?,
+        requestID: UInt64 = 0
     ) -> UnsafePointer<qa_request> {
         let pointer = arena.allocate(qa_request.self, count: 1)
         var raw = qa_request()
@@ -61,6 +63,7 @@ package struct ABIEncoder {
         raw.resolved_icon = resolvedIcon.map(arena.string)
         raw.arguments = dictionary(arguments)
         raw.activation_token = activationToken.map(arena.string)
+        raw.request_id = requestID
         pointer.initialize(to: raw)
         return UnsafePointer(pointer)
     }

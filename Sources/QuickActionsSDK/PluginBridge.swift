@@ -30,18 +30,21 @@ enum PluginBridge {
         state, request, id in
         guard let instance = PluginInstance.from(state) else { return false }
         let completion = instance.host.completion(for: id)
-        guard let action = instance.action(from: request, completion: completion) else {
+        guard let kept = instance.action(from: request, completion: completion) else {
             return true  // completed with the reason; do not call perform
         }
-        return instance.plugin.didFinishLaunching(with: action, completion: completion) == .handled
+        return withExtendedLifetime(kept) {
+            instance.plugin.didFinishLaunching(with: kept.action, completion: completion) == .handled
+        }
     }
 
     static let perform: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<qa_request>?, qa_completion) -> Void = {
         state, request, id in
         guard let instance = PluginInstance.from(state) else { return }
         let completion = instance.host.completion(for: id)
-        guard let action = instance.action(from: request, completion: completion) else { return }
-        instance.plugin.perform(action, completion: completion)
+        guard let kept = instance.action(from: request, completion: completion) else { return }
+        // Kept alive across the call, so the action is lent to the plugin, not copied for it.
+        withExtendedLifetime(kept) { instance.plugin.perform(kept.action, completion: completion) }
     }
 
     static let willResign: @convention(c) (UnsafeMutableRawPointer?) -> Void = { state in
@@ -51,10 +54,12 @@ enum PluginBridge {
 
 /// The plugin instance and its host handle, behind the state pointer.
 final class PluginInstance: @unchecked Sendable {
-    // @unchecked: `plugin` is only touched from the callbacks, which the host
+    // @unchecked: `plugin` and `actions` are only touched from the callbacks, which the host
     // calls on the plugin's serial queue, one at a time.
     let plugin: any QuickActionsPlugin
     let host: PluginHost
+    /// The actions of the requests seen lately, by request id.
+    private var actions = ActionCache()
 
     init(plugin: any QuickActionsPlugin, host: PluginHost) {
         self.plugin = plugin
@@ -69,20 +74,9 @@ final class PluginInstance: @unchecked Sendable {
     /// Reads a request; if it is malformed, completes it with the reason and returns nil.
     func action(
         from request: UnsafePointer<qa_request>?, completion: @Sendable (ActionResult) -> Void
-    ) -> ShortcutAction? {
+    ) -> ActionCache.Kept? {
         do throws(ABIDecodingError) {
-            guard let request else { throw ABIDecodingError("request is NULL") }
-            var decoder = ABIDecoder()
-            let raw = request.pointee
-            let item = try decoder.item(raw.item, label: "request item")
-            let arguments = try decoder.dictionary(raw.arguments, at: "request arguments")
-            let token = try raw.activation_token.map { (p) throws(ABIDecodingError) in
-                try decoder.string(p, at: "request activation token")
-            }
-            let icon = try raw.resolved_icon.map { (p) throws(ABIDecodingError) in
-                try decoder.string(p, at: "request resolved icon")
-            }
-            return ShortcutAction(item: item, arguments: arguments, activationToken: token, resolvedIcon: icon)
+            return try actions.kept(from: request)
         } catch {
             host.log("cannot read the request: \(error.message)", level: .error)
             completion(.failure("the plugin could not read the request: \(error.message)"))

@@ -1,7 +1,7 @@
 import CQuickActionsPlugin
 import Testing
 
-/// Where every field of the versioned structs sits (LP64), as ABI 1.0, 1.1 and 1.2 promise.
+/// Where every field of the versioned structs sits (LP64), as ABI 1.0 to 1.3 promise.
 /// Only offsets are pinned, never a versioned struct's total size: the header promises to
 /// append fields, so a larger struct is no break, a moved field is. (The same table is
 /// checked at compile time in CQuickActionsPlugin/quickactions_plugin.c.)
@@ -46,6 +46,7 @@ import Testing
         Field(name: "qa_request.resolved_icon", offset: MemoryLayout<qa_request>.offset(of: \.resolved_icon), promised: 16),
         Field(name: "qa_request.arguments", offset: MemoryLayout<qa_request>.offset(of: \.arguments), promised: 24),
         Field(name: "qa_request.activation_token", offset: MemoryLayout<qa_request>.offset(of: \.activation_token), promised: 40),
+        Field(name: "qa_request.request_id (1.3)", offset: MemoryLayout<qa_request>.offset(of: \.request_id), promised: 48),
         Field(name: "qa_limits.struct_size (1.2)", offset: MemoryLayout<qa_limits>.offset(of: \.struct_size), promised: 0),
         Field(name: "qa_limits.max_items (1.2)", offset: MemoryLayout<qa_limits>.offset(of: \.max_items), promised: 8),
         Field(name: "qa_limits.max_user_info_depth (1.2)", offset: MemoryLayout<qa_limits>.offset(of: \.max_user_info_depth), promised: 36),

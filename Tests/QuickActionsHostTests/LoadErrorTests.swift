@@ -137,7 +137,7 @@ import Testing
         let recorder = Recorder()
         let plugin = try load(bundle, recorder: recorder)
         #expect(plugin.name == "CScenarios")
-        #expect(plugin.abiVersion == PluginABIVersion(major: 1, minor: 2))
+        #expect(plugin.abiVersion == PluginABIVersion(major: 1, minor: 3))
         #expect(plugin.library == bundle.library.path)
         #expect(recorder.pluginLogs(containing: "c-plugin: init").count == 1)
         #expect(isLoaded(bundle.library.path))

@@ -1,5 +1,5 @@
 /*
- * quickactions_plugin.h — the QuickActions plugin ABI, version 1.2.
+ * quickactions_plugin.h — the QuickActions plugin ABI, version 1.3.
  *
  * This header is the single source of truth for the contract between the
  * QuickActions broker (the host) and an application's plugin (a shared
@@ -122,7 +122,7 @@ extern "C" {
 /** The ABI minor version this header describes. A host loads a plugin of its
  *  major whatever its minor; one newer than the host's sees the host's own
  *  version in qa_host and only the fields that version has. */
-#define QA_ABI_MINOR 2
+#define QA_ABI_MINOR 3
 
 /** Whether the struct at `pointer` (any struct that starts with struct_size:
  *  qa_host, qa_limits, qa_item, qa_request, qa_plugin) is large enough to
@@ -299,6 +299,24 @@ typedef struct qa_request {
     /** An XDG activation token from the caller, to raise a window with;
      *  NULL when none. */
     const char *activation_token;
+
+    /* ── Appended in ABI 1.3: check QA_HAS_FIELD(request, qa_request, request_id) ── */
+
+    /** ABI 1.3. The identity of this request's content, for a plugin that
+     *  keeps what it derived from a request (its decoded form, say) instead
+     *  of reading the same request again on every call. Nonzero: every
+     *  request with this id, for the life of the process, has exactly the
+     *  same content (item with all its fields, resolved_icon, arguments,
+     *  activation_token), and no request with other content ever has this
+     *  id; the host hands over the same request again for a repeated
+     *  Perform of the same item. 0: no identity (the host gives none for
+     *  this request): read it afresh. A host older than 1.3 has no such
+     *  field: its struct_size does not cover it, so read it only after
+     *  QA_HAS_FIELD (a plugin of an older minor never sees it). The id is
+     *  the host's, not the broker's, and means nothing in another process.
+     *  The memory rules are unchanged: the request is valid only during the
+     *  call, even when the same id comes again. */
+    uint64_t request_id;
 } qa_request;
 
 /* ── The host's function table ──────────────────────────────────────── */

@@ -26,6 +26,8 @@ final class InProcessExecutor: PluginExecutor {
     private let slot: PluginSlot
     private let queue: DispatchQueue
     private let loaded = Locked<LoadedPlugin?>(nil)
+    /// Each request's C form, kept for its repeats.
+    let requests = PreparedPerforms()
 
     init(broker: Broker, bundle: PluginBundle, slot: PluginSlot) {
         self.broker = broker
@@ -41,14 +43,15 @@ final class InProcessExecutor: PluginExecutor {
         _ request: PerformRequest, timeoutMilliseconds: UInt32,
         completion: @escaping @Sendable (ExecutionResult) -> Void
     ) -> PerformTicket? {
+        let prepared = requests.prepared(request)
         if let plugin = loaded.withLock({ $0 }) {
-            return plugin.perform(request, inline: Self.runHere, budget: nil) {
+            return plugin.perform(prepared: prepared, launching: false, inline: Self.runHere, budget: nil) {
                 completion(.completed($0, launched: false))
             }
         }
         queue.async { [self] in
             if let plugin = loaded.withLock({ $0 }) {
-                plugin.perform(request) { completion(.completed($0, launched: false)) }
+                plugin.perform(prepared: prepared, launching: false) { completion(.completed($0, launched: false)) }
                 return
             }
             let appID = bundle.appID.rawValue
@@ -68,7 +71,7 @@ final class InProcessExecutor: PluginExecutor {
                 let plugin = try result.get()
                 // Launch is queued on the plugin before any Perform can see it loaded, so it
                 // is the plugin's first call.
-                plugin.launch(request) { completion(.completed($0, launched: true)) }
+                plugin.perform(prepared: prepared, launching: true) { completion(.completed($0, launched: true)) }
                 loaded.withLock { $0 = plugin }
                 broker.log(.info, "loaded \(appID) from \(bundle.executableURL.path) into the broker (in-process)")
                 broker.recordLoad(of: appID, error: nil)

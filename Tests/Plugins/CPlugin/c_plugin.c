@@ -14,6 +14,8 @@
  *
  *   stored             completes with "stored at init: <n>: <type>(<id>),..." —
  *                      what get_dynamic_items (ABI 1.1) gave init
+ *   request-id         completes with "request_id=<n>" (ABI 1.3), or
+ *                      "request_id=absent" from a host whose request lacks it
  *
  * will_resign sets one dynamic item of type "resigned".
  */
@@ -224,6 +226,13 @@ static void c_perform(void *opaque, const qa_request *request, qa_completion com
         complete(s, completion, true, "flushed");
     } else if (strcmp(type, "stored") == 0) {
         snprintf(message, sizeof message, "stored at init: %s", s->stored);
+        complete(s, completion, true, message);
+    } else if (strcmp(type, "request-id") == 0) {
+        if (QA_HAS_FIELD(request, qa_request, request_id)) {
+            snprintf(message, sizeof message, "request_id=%llu", (unsigned long long)request->request_id);
+        } else {
+            snprintf(message, sizeof message, "request_id=absent");
+        }
         complete(s, completion, true, message);
     } else if (strncmp(type, "items-", 6) == 0) {
         char error[QA_ERROR_BUFFER_SIZE] = "";

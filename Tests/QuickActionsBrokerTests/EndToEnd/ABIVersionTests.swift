@@ -44,7 +44,7 @@ import Testing
         let bob = try #require(dynamic.last)
         let performed = try await proxy.perform(appID: Self.app, type: "future", itemID: bob.id)
         #expect(performed.message == "performed Bob \(bob.id)")
-        #expect(harness.log.contains("(ABINewerMinor, ABI 1.9); this host serves ABI 1.2"), "\(harness.log)")
+        #expect(harness.log.contains("(ABINewerMinor, ABI 1.9); this host serves ABI 1.3"), "\(harness.log)")
     }
 
     @Test(arguments: hostModes)
@@ -54,7 +54,7 @@ import Testing
         defer { client.close() }
         let proxy = BrokerProxy(connection: client)
         let report = try #require(try await proxy.perform(appID: Self.app, type: "report", itemID: nil).message)
-        #expect(report.hasPrefix("host 1.2 table="), "\(report)")
+        #expect(report.hasPrefix("host 1.3 table="), "\(report)")
         #expect(report.hasSuffix(" limits items=\(ItemLimits.maximumItems) type=\(ItemLimits.maximumTypeBytes)"
             + " id=\(ItemLimits.maximumIDBytes) title=\(ItemLimits.maximumTitleBytes)"
             + " subtitle=\(ItemLimits.maximumSubtitleBytes) icon=\(ItemLimits.maximumIconBytes)"
@@ -62,7 +62,7 @@ import Testing
             + " call-depth=64 call-values=100000 call-payload=16777216 call-items=4096"), "\(report)")
         // The SDK reads the same table.
         let sdk = try await proxy.perform(appID: "org.example.limits", type: "host-limits", itemID: nil)
-        #expect(sdk.message == "host 1.2 limits " + [
+        #expect(sdk.message == "host 1.3 limits " + [
             ItemLimits.maximumItems, ItemLimits.maximumTypeBytes, ItemLimits.maximumIDBytes,
             ItemLimits.maximumTitleBytes, ItemLimits.maximumSubtitleBytes, ItemLimits.maximumIconBytes,
             ItemLimits.maximumUserInfoBytes, ItemLimits.maximumUserInfoDepth,
@@ -105,7 +105,7 @@ import Testing
             Issue.record("a plugin of ABI 2.0 performed: \(outcome)")
         } catch {
             #expect(error.name == "org.quickactions.Error.PluginFailed")
-            #expect(error.message.contains("ABI mismatch: plugin built for 2.0, host serves ABI 1.x (itself 1.2)"),
+            #expect(error.message.contains("ABI mismatch: plugin built for 2.0, host serves ABI 1.x (itself 1.3)"),
                     "\(error.message)")
         }
         #expect(!harness.log.contains("init ran although"), "\(harness.log)")

@@ -181,11 +181,14 @@ import Testing
                                      + "UIApplicationShortcutItems[0]"), "\(harness.log)")
     }
 
-    @Test func aPluginBuiltForABI10HasItsItemsIdentifiedAndPerformedByID() async throws {
+    /// In both modes: a 1.0 plugin gets the host's requests (request_id and all) and ignores
+    /// what it does not know.
+    @Test(arguments: [TestPluginHost.hostsOnly, ["--plugin-host", "in-process"]])
+    func aPluginBuiltForABI10HasItsItemsIdentifiedAndPerformedByID(_ mode: [String]) async throws {
         let old = TestBundle(
             appID: "org.example.abi10", library: "QATestABI10", name: "Old",
             items: [TestBundle.item("publish", "Publish")])
-        let harness = try await BrokerHarness(bundles: [old])
+        let harness = try await BrokerHarness(bundles: [old], arguments: mode)
         let client = try Connection(.address(harness.bus.address))
         defer { client.close() }
         let proxy = BrokerProxy(connection: client)
@@ -195,8 +198,11 @@ import Testing
         let bob = try #require(items.last)
         #expect(bob.id == ItemIdentityTests.derivedLooking(bob.id, type: "pick"))
         #expect(items[1].id != bob.id)
-        let picked = try await proxy.perform(appID: "org.example.abi10", type: "pick", itemID: bob.id)
-        #expect(picked.message == "picked Bob \(bob.id)")
+        // Repeated and interleaved: the kept requests each stay their own item's.
+        for (name, id) in [("Bob", bob.id), ("Bob", bob.id), ("Ada", items[1].id), ("Bob", bob.id)] {
+            let picked = try await proxy.perform(appID: "org.example.abi10", type: "pick", itemID: id)
+            #expect(picked.message == "picked \(name) \(id)")
+        }
     }
 
     /// `id` when it has the derived form `<type>#<16 hex digits>`, else a note saying it has not.

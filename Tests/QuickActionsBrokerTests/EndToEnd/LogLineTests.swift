@@ -63,10 +63,20 @@ struct LogLineTests {
         let harness = try await BrokerHarness()
         defer { harness.stop() }
         let cut = harness.pluginDirectory.appendingPathComponent("Cut.bundle")
-        try FileManager.default.createDirectory(at: cut, withIntermediateDirectories: true)
         let plist = cut.appendingPathComponent("Info.plist")
         let lines = { harness.log.split(separator: "\n").filter { $0.contains(plist.path) }.count }
-        try Data("<plist><dict><key>x</key>".utf8).write(to: plist)
+        // Each broken bundle appears whole (made beside the folder, then renamed into it): the
+        // folder watcher's own rescan must not catch a bundle without its Info.plist yet, a
+        // different fault that would rightly be a line of its own.
+        let staging = try TemporaryDirectory.make(prefix: "qa-cut")
+        defer { try? FileManager.default.removeItem(at: staging) }
+        func place(_ contents: String) throws {
+            let made = staging.appendingPathComponent("Cut.bundle")
+            try FileManager.default.createDirectory(at: made, withIntermediateDirectories: true)
+            try Data(contents.utf8).write(to: made.appendingPathComponent("Info.plist"))
+            try FileManager.default.moveItem(at: made, to: cut)
+        }
+        try place("<plist><dict><key>x</key>")
         for round in 0..<3 {
             let reload = try await harness.call("Reload")
             #expect(reload.status == 0, "round \(round): \(reload)")
@@ -75,8 +85,7 @@ struct LogLineTests {
         // Mended, then broken again: a new event, a new line.
         try FileManager.default.removeItem(at: cut)
         #expect(try await harness.call("Reload").status == 0)
-        try FileManager.default.createDirectory(at: cut, withIntermediateDirectories: true)
-        try Data("<plist><dict>".utf8).write(to: plist)
+        try place("<plist><dict>")
         #expect(try await harness.call("Reload").status == 0)
         #expect(try await harness.call("Reload").status == 0)
         #expect(lines() == 2, "\(harness.log)")

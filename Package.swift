@@ -20,6 +20,11 @@ let hostLinked: [SwiftSetting] = strict + [
     .unsafeFlags(["-Xfrontend", "-disable-implicit-string-processing-module-import"]),
 ]
 
+// The C targets the broker and the host link: clang writes DWARF 5 by default, and valgrind
+// 3.19 (Debian 12's, what BENCHMARKS.md's callgrind profiles use) gives up on a binary with
+// more than one such unit ("Possibly corrupted debuginfo file").
+let dwarf4: [CSetting] = [.unsafeFlags(["-gdwarf-4"])]
+
 // libdbus's headers as `pkg-config --cflags dbus-1` gives them on Debian and Ubuntu.
 #if arch(arm64)
 let libdbusArchInclude = "/usr/lib/aarch64-linux-gnu/dbus-1.0/include"
@@ -48,7 +53,7 @@ var package = Package(
         .target(name: "Locking", swiftSettings: hostLinked),
         // A serial queue and a semaphore on libdispatch's C API, for the modules the plugin host
         // links: Swift's Dispatch overlay would bring _StringProcessing and _RegexParser with it.
-        .target(name: "CWorkQueues"),
+        .target(name: "CWorkQueues", cSettings: dwarf4),
         .target(name: "WorkQueues", dependencies: ["CWorkQueues"], swiftSettings: hostLinked),
         // inotify folder watching with bursts coalesced: the broker's plugin folders and the
         // desktop-entry bridge's originals.
@@ -94,7 +99,7 @@ var package = Package(
             name: "QuickActionsHostProtocol", dependencies: ["DBus", "QuickActionsAPI", "QuickActionsModel"],
             swiftSettings: hostLinked),
         // One app's plugin in a process of its own, served to the broker over a peer connection.
-        .target(name: "CQuickActionsHostSupport"),
+        .target(name: "CQuickActionsHostSupport", cSettings: dwarf4),
         .executableTarget(
             name: "quickactions-host",
             dependencies: [

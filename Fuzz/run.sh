@@ -38,7 +38,7 @@ check_target() {
 sources() {
   case $1 in
     bundle) find Sources/QuickActionsModel Sources/QuickActionsIconFiles Sources/QuickActionsBundles Fuzz/Targets/BundleReading -name '*.swift' ;;
-    dbus) find Sources/DBus Fuzz/Targets/DBusValues -name '*.swift' ;;
+    dbus) find Sources/DBus Sources/WorkQueues Fuzz/Targets/DBusValues -name '*.swift' ;;
     store) find Sources/QuickActionsModel Sources/QuickActionsIconFiles Sources/QuickActionsBundles Fuzz/Targets/ItemStore -name '*.swift' ;;
   esac
   # The modules import Locking; its one file is compiled into the target (see module_stubs).
@@ -46,14 +46,19 @@ sources() {
   echo Fuzz/Support/FuzzSupport.swift
 }
 
-# Empty modules named Locking, QuickActionsModel and QuickActionsIconFiles, so `import Locking`
-# and (in QuickActionsBundles) `import QuickActionsModel` and its re-export of
-# QuickActionsIconFiles resolve while their sources are compiled into the target's own module
-# with the rest.
+# Empty modules named Locking, QuickActionsModel, QuickActionsIconFiles and WorkQueues, so
+# `import Locking`, (in QuickActionsBundles) `import QuickActionsModel` and its re-export of
+# QuickActionsIconFiles, and (in DBus) `import WorkQueues` resolve while their sources are
+# compiled into the target's own module with the rest. WorkQueues' C half, CWorkQueues, gets a
+# module map of its own and its one C file compiled beside (see flags).
 module_stubs() {
   local folder="$OUT/modules" name
-  mkdir -p "$folder"
-  for name in Locking QuickActionsModel QuickActionsIconFiles; do
+  mkdir -p "$folder" "$OUT/cmodules/CWorkQueues"
+  printf 'module CWorkQueues {\n  header "%s"\n  export *\n}\n' \
+    "$PWD/Sources/CWorkQueues/include/work_queues.h" >"$OUT/cmodules/CWorkQueues/module.modulemap"
+  "$(dirname "$(command -v "$SWIFTC")")/clang" -c -O1 -g -I Sources/CWorkQueues/include \
+    Sources/CWorkQueues/work_queues.c -o "$OUT/cmodules/work_queues.o" || return 1
+  for name in Locking QuickActionsModel QuickActionsIconFiles WorkQueues; do
     [[ -f $folder/$name.swiftmodule ]] && continue
     : >"$folder/$name.swift"
     "$SWIFTC" -parse-as-library -emit-module -module-name "$name" -emit-module-path "$folder/$name.swiftmodule" \
@@ -67,6 +72,8 @@ flags() {
     echo -I Sources/CDBus
     for flag in $(pkg-config --cflags dbus-1); do echo -Xcc "$flag"; done
     pkg-config --libs dbus-1
+    echo -I "$OUT/cmodules/CWorkQueues"
+    echo "$OUT/cmodules/work_queues.o"
   fi
 }
 

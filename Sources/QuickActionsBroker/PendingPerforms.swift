@@ -2,7 +2,6 @@ import Locking
 import DBus
 import Dispatch
 import QuickActionsHost
-import Synchronization
 
 /// Every Perform that has not been answered yet.
 ///
@@ -174,7 +173,9 @@ final class PerformHandOff: Sendable {
         case done
     }
 
-    private let state = Mutex(State.handingOver)
+    // Locked (a pthread mutex), not Synchronization.Mutex: ThreadSanitizer sees only the former
+    // order the two sides, which run on different threads.
+    private let state = Locked(State.handingOver)
 
     /// From the completion: the entry's id to answer through, or nil when the hand-over takes
     /// the result.

@@ -1,6 +1,5 @@
 import Locking
 import CDBus
-import Synchronization
 import WorkQueues
 
 extension Connection {
@@ -190,7 +189,9 @@ final class ReplyWaiters: Sendable {
         var timerDeadline: UInt64?
     }
 
-    private let state = Mutex(State())
+    // Locked (a pthread mutex), not Synchronization.Mutex: calls register from any thread and
+    // replies are taken on the loop thread, and ThreadSanitizer sees only the former order them.
+    private let state = Locked(State())
 
     /// Registers `waiter` under the serial `send` gives the call. The lock is held while it
     /// sends, so a reply read on the loop thread at once still finds its waiter; `send` may

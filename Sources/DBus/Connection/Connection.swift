@@ -52,7 +52,7 @@ public final class Connection: @unchecked Sendable {
     let replies = ReplyWaiters()
     /// Fails calls not answered in time (``expireReplies()``, on the loop thread); made when
     /// the first call is sent.
-    let replyTimer = Mutex<TimerSource?>(nil)
+    let replyTimer = Locked<TimerSource?>(nil)
     static let replyTimerQueue = SerialQueue(label: "org.quickactions.dbus.reply-timeouts")
 
     /// A connection accepted by a server, waiting for its first message to be admitted; it

@@ -1,5 +1,5 @@
+import Locking
 import QuickActionsHost
-import Synchronization
 
 /// The requests an in-process plugin was handed, each in its C form (`qa_request`) with its
 /// `request_id` (ABI 1.3), so a repeated Perform of the same item passes the same prepared
@@ -13,7 +13,9 @@ import Synchronization
 final class PreparedPerforms: Sendable {
     static let capacity = 64
 
-    private let requests = Mutex<[Key: PreparedPerform]>([:])
+    // Locked, not Synchronization.Mutex: a launch prepares its request on the plugin's queue, a
+    // resumed perform on the bus loop, and ThreadSanitizer sees only pthread mutexes order them.
+    private let requests = Locked<[Key: PreparedPerform]>([:])
 
     /// A request as a key: equal only when the whole request is (exact content, so nothing
     /// kept can be stale), hashed by a few cheap fields only. Hashing every string and the

@@ -39,18 +39,17 @@ extension Connection {
         }
     }
 
-    /// The reply to a call of ours, if `raw` (a method return or error) is one: its waiter
-    /// takes it, here on the loop thread.
-    func takeReply(_ raw: OpaquePointer) -> Bool {
+    /// The reply to a call of ours, if `raw` (a method return or error) is one: its waiter,
+    /// taken out, and what to give it (the filter runs it once it holds no reference to this
+    /// connection).
+    func takeReply(_ raw: OpaquePointer) -> (ReplyWaiters.Waiter, Result<Message, DBusError>)? {
         let serial = dbus_message_get_reply_serial(raw)
-        guard serial != 0, let waiter = replies.take(serial) else { return false }
+        guard serial != 0, let waiter = replies.take(serial) else { return nil }
         let reply = Message(retaining: raw)
         if reply.kind == .error, let error = reply.error {
-            waiter(.failure(error))
-        } else {
-            waiter(.success(reply))
+            return (waiter, .failure(error))
         }
-        return true
+        return (waiter, .success(reply))
     }
 
     private func armReplyTimer(at deadline: UInt64) {

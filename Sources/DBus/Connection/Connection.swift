@@ -251,33 +251,51 @@ public final class Connection: @unchecked Sendable {
 
     private static let filterFunction: DBusHandleMessageFunction = { _, message, data in
         guard let message, let data else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
-        return Unmanaged<Connection>.fromOpaque(data).takeUnretainedValue().filter(message)
+        // The connection is held for this statement only.
+        let filtered = Unmanaged<Connection>.fromOpaque(data).takeUnretainedValue().filter(message)
+        switch filtered {
+        case .result(let result):
+            return result
+        case .reply(let waiter, let outcome):
+            // Run with no reference to the connection held here: the caller the waiter resumes
+            // may drop the last one at once, and the connection must then end on that thread
+            // (close() from there waits for this loop and joins it), not on this one.
+            waiter(outcome)
+            return DBUS_HANDLER_RESULT_HANDLED
+        }
     }
 
-    private func filter(_ raw: OpaquePointer) -> DBusHandlerResult {
+    /// What the filter did with a message, or the reply to a call of ours with its waiter.
+    private enum Filtered {
+        case result(DBusHandlerResult)
+        case reply(ReplyWaiters.Waiter, Result<Message, DBusError>)
+    }
+
+    private func filter(_ raw: OpaquePointer) -> Filtered {
         if let waiting = admission.withLock({ $0 }) {
             admission.withLock { $0 = nil }
             let isLocal = dbus_message_is_signal(raw, DBUS_INTERFACE_LOCAL, "Disconnected") != 0
             guard !isLocal, waiting.check(self) else {
                 waiting.connection?.close()
-                return DBUS_HANDLER_RESULT_HANDLED
+                return .result(DBUS_HANDLER_RESULT_HANDLED)
             }
         }
         switch dbus_message_get_type(raw) {
         case DBUS_MESSAGE_TYPE_METHOD_CALL:
             dispatch(Message(retaining: raw))
-            return DBUS_HANDLER_RESULT_HANDLED
+            return .result(DBUS_HANDLER_RESULT_HANDLED)
         case DBUS_MESSAGE_TYPE_SIGNAL:
             if dbus_message_is_signal(raw, DBUS_INTERFACE_LOCAL, "Disconnected") != 0 {
                 lost()
-                return DBUS_HANDLER_RESULT_HANDLED
+                return .result(DBUS_HANDLER_RESULT_HANDLED)
             }
             signals.deliver(Message(retaining: raw))
-            return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+            return .result(DBUS_HANDLER_RESULT_NOT_YET_HANDLED)
         case DBUS_MESSAGE_TYPE_METHOD_RETURN, DBUS_MESSAGE_TYPE_ERROR:
-            return takeReply(raw) ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+            guard let (waiter, outcome) = takeReply(raw) else { return .result(DBUS_HANDLER_RESULT_NOT_YET_HANDLED) }
+            return .reply(waiter, outcome)
         default:
-            return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+            return .result(DBUS_HANDLER_RESULT_NOT_YET_HANDLED)
         }
     }
 

@@ -1,5 +1,4 @@
 import CQuickActionsPlugin
-import Locking
 import QuickActionsABI
 import QuickActionsModel
 import Synchronization
@@ -28,11 +27,6 @@ public final class LoadedPlugin: Sendable {
     private let queue: SerialQueue
     /// Calls queued on the plugin's queue and not yet finished, an inline one included.
     private let busy = Atomic<Int>(0)
-    /// Held around every call into the plugin, queued or inline, so an inline call and one
-    /// queued right after it never overlap. Cheaper than running the inline call as a
-    /// `dispatch_sync` on the queue (about 2,000 instructions per call, callgrind), and the
-    /// same rule: one call at a time, in the order they began.
-    private let calling = Locked(())
     /// Cleared once a perform run inline overran its budget; set again after
     /// ``calmCallsToRunInline`` queued calls in a row kept within it.
     private let inlineAllowed = Atomic<Bool>(true)
@@ -272,7 +266,7 @@ public final class LoadedPlugin: Sendable {
     private func enqueue(_ work: @escaping @Sendable () -> Void) {
         busy.add(1, ordering: .acquiringAndReleasing)
         queue.async { [self] in
-            calling.withLock { _ in work() }
+            work()
             busy.subtract(1, ordering: .acquiringAndReleasing)
         }
     }
@@ -284,16 +278,14 @@ public final class LoadedPlugin: Sendable {
             enqueue(call)
             return
         }
-        // busy was 0, so nothing is queued or running; a call queued from now on waits for
-        // `calling` on the queue's thread.
         guard let budget else {
-            calling.withLock { _ in call() }
+            queue.sync(execute: call)
             busy.subtract(1, ordering: .acquiringAndReleasing)
             return
         }
         let clock = ContinuousClock()
         let started = clock.now
-        calling.withLock { _ in call() }
+        queue.sync(execute: call)
         let took = clock.now - started
         busy.subtract(1, ordering: .acquiringAndReleasing)
         if took > budget {

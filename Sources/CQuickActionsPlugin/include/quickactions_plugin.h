@@ -57,9 +57,8 @@
  *     each time. Plugin code reached only from these callbacks therefore
  *     need not be thread-safe.
  *   - While the queue is idle, the host MAY run a call on the thread that
- *     received the request, still as one of the queue's calls (one at a
- *     time with the others, in the order they began): it saves a thread
- *     switch per call.
+ *     received the request, still as a call on the plugin's queue: it saves
+ *     a thread switch per call.
  *   - Callbacks MUST return promptly: long work belongs on the plugin's own
  *     threads, with the completion called when it is done. A callback that
  *     blocks holds up this plugin's app. A plugin whose call once ran for

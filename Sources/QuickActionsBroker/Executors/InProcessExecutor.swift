@@ -9,10 +9,9 @@ import QuickActionsModel
 /// A plugin loaded into the broker (the opt-in mode for plugins a user trusts).
 ///
 /// A resumed plugin's perform runs right on the thread that received the request, the bus
-/// loop, whenever the plugin's serial queue is idle (under the lock every call into the plugin
-/// takes, so the ABI's one-call-at-a-time rule holds), and a completion the plugin calls inside
-/// perform sends the reply from that same thread: no thread is woken and no lock is waited
-/// for (the plugin's is free whenever its queue is idle). Launch,
+/// loop, whenever the plugin's serial queue is idle (as a `queue.sync` there, so the ABI's
+/// one-call-at-a-time rule holds), and a completion the plugin calls inside perform sends the
+/// reply from that same thread: no thread is woken and no lock is waited for. Launch,
 /// will-resign, and a perform that arrives while another call is queued go through the queue,
 /// and a completion from another thread sends from there (libdbus wakes the loop to write).
 ///

@@ -1,17 +1,22 @@
 import DBus
 import Testing
 
+/// An `a{sv}` entry of `value` under `key`.
+private func variantEntry(_ key: String, _ value: Value) -> DictionaryEntry {
+    DictionaryEntry(.string(key), .variant(value))
+}
+
+/// A dictionary's entries and the value a reader should find in them (nil: none).
+struct ReaderCase: Sendable, CustomStringConvertible {
+    let description: String
+    let entries: [DictionaryEntry]
+    let expected: Value?
+}
+
 /// `MessageReader.skip()` and `leadingEntry(named:)`: reading only part of a body.
 @Suite struct MessageReaderSkipTests {
-    static func entry(_ key: String, _ value: Value) -> DictionaryEntry {
-        DictionaryEntry(.string(key), .variant(value))
-    }
-
-    struct Case: Sendable, CustomStringConvertible {
-        let description: String
-        let entries: [DictionaryEntry]
-        let expected: Value?
-    }
+    static func entry(_ key: String, _ value: Value) -> DictionaryEntry { variantEntry(key, value) }
+    typealias Case = ReaderCase
 
     static let cases: [Case] = [
         Case(description: "the key first", entries: [entry("key", .uint64(7)), entry("other", .string("x"))],
@@ -56,15 +61,8 @@ import Testing
 
 /// `MessageReader.entry(named:)`: one key of an `a{sv}`, the others passed over.
 @Suite struct MessageReaderEntryTests {
-    static func entry(_ key: String, _ value: Value) -> DictionaryEntry {
-        DictionaryEntry(.string(key), .variant(value))
-    }
-
-    struct Case: Sendable, CustomStringConvertible {
-        let description: String
-        let entries: [DictionaryEntry]
-        let expected: Value?
-    }
+    static func entry(_ key: String, _ value: Value) -> DictionaryEntry { variantEntry(key, value) }
+    typealias Case = ReaderCase
 
     static let cases: [Case] = [
         Case(description: "alone", entries: [entry("message", .string("done"))], expected: .string("done")),

@@ -339,14 +339,19 @@ final class Outcomes: @unchecked Sendable {
         defer { client.close() }
         // The launch, then each request in full (kept), then left out, interleaved.
         for n in [1, 1, 1, 2, 2, 1, 2, 3, 1] {
-            let arguments = PerformTests.options([("n", .int64(Int64(n)))])
-            let result = try await PerformTests.perform(client, "org.example.swift", "echo-items",
-                                                        PerformTests.options([("arguments", arguments)]))
-            #expect(result.success, "\(result)")
-            let echoed = try await Self.echoedArguments(client)
-            #expect(echoed == .dictionary(key: .string, value: .variant, [DictionaryEntry(.string("n"), .variant(.int64(Int64(n))))]),
-                    "call with n=\(n): \(String(describing: echoed))")
+            try await Self.expectEchoed(n, by: client, "call with n=\(n)")
         }
+    }
+
+    /// Performs echo-items with `arguments` {"n": n} and checks that the plugin saw exactly those.
+    static func expectEchoed(_ n: Int, by client: Connection, _ label: String) async throws {
+        let arguments = PerformTests.options([("n", .int64(Int64(n)))])
+        let result = try await PerformTests.perform(client, "org.example.swift", "echo-items",
+                                                    PerformTests.options([("arguments", arguments)]))
+        #expect(result.success, "\(label): \(result)")
+        let echoed = try await Self.echoedArguments(client)
+        #expect(echoed == .dictionary(key: .string, value: .variant, [DictionaryEntry(.string("n"), .variant(.int64(Int64(n))))]),
+                "\(label): \(String(describing: echoed))")
     }
 
     @Test("more distinct requests than either side keeps, twice over: each still gets its own arguments",
@@ -359,13 +364,7 @@ final class Outcomes: @unchecked Sendable {
         // them over; the second pass asks again for requests either side may have dropped.
         for pass in 0..<2 {
             for n in 0..<70 {
-                let arguments = PerformTests.options([("n", .int64(Int64(n)))])
-                let result = try await PerformTests.perform(client, "org.example.swift", "echo-items",
-                                                            PerformTests.options([("arguments", arguments)]))
-                #expect(result.success, "pass \(pass), n=\(n): \(result)")
-                let echoed = try await Self.echoedArguments(client)
-                #expect(echoed == .dictionary(key: .string, value: .variant, [DictionaryEntry(.string("n"), .variant(.int64(Int64(n))))]),
-                        "pass \(pass), n=\(n): \(String(describing: echoed))")
+                try await Self.expectEchoed(n, by: client, "pass \(pass), n=\(n)")
             }
         }
     }

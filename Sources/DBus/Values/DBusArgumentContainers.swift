@@ -65,21 +65,30 @@ extension Array: DBusArgument where Element: DBusArgument {
 /// "a{kv}". Decoding refuses a key that occurs twice, naming it.
 extension Dictionary: DBusArgument where Key: DBusBasicArgument, Value: DBusArgument {
     public static func decode(from reader: inout MessageReader) throws(DBusError) -> [Key: Value] {
+        // The contract's options, "a{sv}", arrive with every call. Decoded here, unspecialised,
+        // each one cost runtime metadata lookups for the dictionary and for a (key, value)
+        // tuple (about 1,000 instructions per Perform, callgrind); the concrete decoder has none.
+        if Key.self == String.self, Value.self == DBus.Value.self {
+            return unsafeBitCast(try [String: DBus.Value].decodeEntries(from: &reader), to: [Key: Value].self)
+        }
+        return try decodeEntries(from: &reader)
+    }
+
+    private static func decodeEntries(from reader: inout MessageReader) throws(DBusError) -> [Key: Value] {
         try reader.expect(DBUS_TYPE_ARRAY, Self.dbusType)
         guard dbus_message_iter_get_element_type(&reader.iter) == DBUS_TYPE_DICT_ENTRY else {
             return try reader.failArray(Self.dbusType)
         }
         return try reader.readContainer(DBUS_TYPE_ARRAY, Self.dbusType) { entries throws(DBusError) in
-            var result: [Key: Value] = [:]
+            var result = Self()
             while !entries.isAtEnd {
-                let (key, value) = try entries.readContainer(DBUS_TYPE_DICT_ENTRY, Self.dbusType) {
-                    pair throws(DBusError) in
-                    (try Key.decode(from: &pair), try Value.decode(from: &pair))
-                }
-                guard result.updateValue(value, forKey: key) == nil else {
-                    throw DBusError.invalidArgs(
-                        "dictionary of type \"\(Self.dbusType.signature)\" has the key "
-                            + "\(String(describing: key).quoted()) twice")
+                try entries.readContainer(DBUS_TYPE_DICT_ENTRY, Self.dbusType) { pair throws(DBusError) in
+                    let key = try Key.decode(from: &pair)
+                    guard result.updateValue(try Value.decode(from: &pair), forKey: key) == nil else {
+                        throw DBusError.invalidArgs(
+                            "dictionary of type \"\(Self.dbusType.signature)\" has the key "
+                                + "\(String(describing: key).quoted()) twice")
+                    }
                 }
             }
             return result

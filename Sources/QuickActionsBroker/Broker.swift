@@ -134,18 +134,22 @@ public final class Broker: Sendable {
         }
         nameLostWatch.withLock { $0 = nameLost }
 
+        // Before the name is taken: whoever sees the broker on the bus may add a bundle at once
+        // (an installer that waited for it, a test), and a bundle written between the name and
+        // the watch would wait for the daily check.
+        if configuration.watchDirectories {
+            startWatching()
+        }
         var flags: Connection.NameFlags = [.allowReplacement, .doNotQueue]
         if configuration.replace { flags.insert(.replaceExisting) }
         let answer = try await connection.requestName(Self.busName, flags: flags)
         guard answer == .primaryOwner || answer == .alreadyOwner else {
+            watcher.withLock { $0?.stop() }
             let owner = (try? await connection.owner(of: Self.busName)) ?? nil
             throw BrokerStartError.nameTaken(owner: owner)
         }
         log(.info, "serving \(Self.busName.rawValue) as \(connection.uniqueName)")
         serving()
-        if configuration.watchDirectories {
-            startWatching()
-        }
         startDailyCheck()
         installSignalHandlers()
         return await withCheckedContinuation { continuation in

@@ -112,7 +112,10 @@ import Testing
         let entry = "\(DesktopBroker.titles).desktop"
         try await broker.setTitles(["first"])
         try await broker.waitForFile(entry, "has the first list") { $0.contains("Name=first") }
-        let writesBefore = broker.harness.log.components(separatedBy: "wrote \(broker.userPath(entry))").count
+        // The bridge logs "wrote" just after renaming the file into place: counted once logged.
+        let wrote = "wrote \(broker.userPath(entry))"
+        try await broker.waitUntil("the first write is logged") { broker.harness.log.contains(wrote) }
+        let writesBefore = broker.harness.log.components(separatedBy: wrote).count
         let rounds = 8
         try await withThrowingTaskGroup(of: Void.self) { group in
             for round in 1...rounds {
@@ -122,7 +125,10 @@ import Testing
         }
         try await broker.setTitles(["last"])
         try await broker.waitForFile(entry, "has the last list") { $0.contains("Name=last") && !$0.contains("Name=burst") }
-        let writes = broker.harness.log.components(separatedBy: "wrote \(broker.userPath(entry))").count - writesBefore
+        try await broker.waitUntil("the last write is logged") {
+            broker.harness.log.components(separatedBy: wrote).count > writesBefore
+        }
+        let writes = broker.harness.log.components(separatedBy: wrote).count - writesBefore
         #expect(writes >= 1 && writes < rounds + 1, "\(rounds + 1) changes written \(writes) times")
         try await EntryTools.expectValid(broker.userPath(entry))
     }

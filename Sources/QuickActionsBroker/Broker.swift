@@ -214,15 +214,28 @@ public final class Broker: Sendable {
     }
 
     private func installSignalHandlers() {
+        // Setting SIG_IGN discards a pending signal, blocked or not (POSIX), and quickactionsd
+        // blocks these from its first line: a SIGTERM sent while the broker was starting
+        // (a session ending, `systemctl stop`) waits here, and would be lost.
+        var pending = sigset_t()
+        sigpending(&pending)
         for number in [SIGTERM, SIGINT] {
+            let name = number == SIGTERM ? "SIGTERM" : "SIGINT"
+            let arrived = sigismember(&pending, number) == 1
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { [weak self] in
-                self?.log(.info, "received \(number == SIGTERM ? "SIGTERM" : "SIGINT"); stopping")
+                self?.log(.info, "received \(name); stopping")
                 self?.shutDown(status: 0)
             }
             source.resume()
             signalSources.keep(source)
+            if arrived {
+                DispatchQueue.global().async { [weak self] in
+                    self?.log(.info, "received \(name) while starting; stopping")
+                    self?.shutDown(status: 0)
+                }
+            }
         }
     }
 

@@ -145,6 +145,28 @@ import Testing
         #expect(!harness.log.contains("lost the bus"), "\(harness.log)")
     }
 
+    /// A SIGTERM that reaches the broker while it starts (before its signal sources exist)
+    /// still stops it: the wrapper blocks SIGTERM, sends it to itself and execs the broker,
+    /// which so starts with the signal pending. Setting SIG_IGN used to discard it.
+    @Test func aStopSignalSentDuringStartUpIsNotLost() async throws {
+        let harness = try await BrokerHarness(bundles: [Apps.swift])
+        defer { harness.stop() }
+        let wrapper = """
+            import os, signal, sys
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+            os.kill(os.getpid(), signal.SIGTERM)
+            os.execv(sys.argv[1], sys.argv[1:])
+            """
+        let broker = PackagePaths.executable("quickactionsd").path
+        let early = try ManagedProcess("/usr/bin/python3", ["-c", wrapper, broker] + harness.arguments + ["--replace"],
+                                       environment: harness.bus.environment(), directory: harness.directory,
+                                       name: "started-with-SIGTERM")
+        defer { early.stop() }
+        #expect(early.waitForExit(timeout: .seconds(20)) == 0, "\(early.standardError)")
+        #expect(early.standardError.contains("received SIGTERM while starting; stopping"), "\(early.standardError)")
+        #expect(early.standardError.contains("stopped"), "\(early.standardError)")
+    }
+
     @Test func aBrokerReplacedByAnotherLogsNoError() async throws {
         let harness = try await BrokerHarness(bundles: [Apps.swift])
         defer { harness.stop() }

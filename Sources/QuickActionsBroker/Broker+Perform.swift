@@ -37,9 +37,10 @@ extension Broker {
         let answer: @Sendable (ExecutionResult, PerformReplyHandle) -> Void = { result, reply in
             switch result {
             case .completed(let outcome, let launched):
-                PerformReply.send(reply, success: outcome.success, message: outcome.message, launched: launched)
-                // After the reply: the caller need not wait for the ranking's lock.
+                // Before the reply, so a caller that lists right after its Perform's answer
+                // (`quickactions invoke`, then `pick`) sees the use ranked.
                 if outcome.success { usage.record(app: appID, item: request.item.id ?? request.item.type) }
+                PerformReply.send(reply, success: outcome.success, message: outcome.message, launched: launched)
             case .failed(let error):
                 reply.fail(error)
             }

@@ -70,12 +70,15 @@ final class InProcessExecutor: PluginExecutor {
                 broker.journal.set(appID, running: false)
                 let plugin = try result.get()
                 // Launch is queued on the plugin before any Perform can see it loaded, so it
-                // is the plugin's first call.
-                plugin.perform(prepared: prepared, launching: true) { completion(.completed($0, launched: true)) }
+                // is the plugin's first call. Its answer waits until the broker says the app is
+                // loaded, so a caller that reads Loaded after that answer reads true.
+                let launch = HeldCompletion(completion)
+                plugin.perform(prepared: prepared, launching: true) { launch.complete(.completed($0, launched: true)) }
                 loaded.withLock { $0 = plugin }
                 broker.log(.info, "loaded \(appID) from \(bundle.executableURL.path) into the broker (in-process)")
                 broker.recordLoad(of: appID, error: nil)
                 broker.loadedChanged(appID)
+                launch.release()
             } catch {
                 broker.log(.error, "cannot load \(appID): \(error)")
                 broker.recordLoad(of: appID, error: "\(error)")
@@ -106,5 +109,41 @@ final class InProcessExecutor: PluginExecutor {
     private static let runHere: LoadedPlugin.InlineRunner = { work in
         work()
         return true
+    }
+}
+
+/// A completion held back until ``release()``: called then if it came first, else when it comes.
+private final class HeldCompletion: Sendable {
+    private enum State {
+        case holding
+        case held(ExecutionResult)
+        case released
+    }
+
+    private let completion: @Sendable (ExecutionResult) -> Void
+    private let state = Locked(State.holding)
+
+    init(_ completion: @escaping @Sendable (ExecutionResult) -> Void) {
+        self.completion = completion
+    }
+
+    func complete(_ result: ExecutionResult) {
+        let now = state.withLock { state -> Bool in
+            guard case .released = state else {
+                state = .held(result)
+                return false
+            }
+            return true
+        }
+        if now { completion(result) }
+    }
+
+    func release() {
+        let held = state.withLock { state -> ExecutionResult? in
+            defer { state = .released }
+            guard case .held(let result) = state else { return nil }
+            return result
+        }
+        if let held { completion(held) }
     }
 }

@@ -4,7 +4,7 @@ to check that every method call is answered at most once: libdbus on the
 client side would silently drop a second reply, so only the wire shows one.
 
 Uses the bus in DBUS_SESSION_BUS_ADDRESS. Prints "ready" once it monitors;
-on SIGTERM prints one JSON line and exits:
+on SIGTERM, once the wire has been quiet for 300 ms, prints one JSON line and exits:
   {"returns": n, "errors": n, "duplicates": n, "error_names": {name: n},
    "destinations": {unique name: n}}
 """
@@ -49,14 +49,32 @@ bus.call_blocking("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesk
                   "BecomeMonitor", "asu",
                   ([f"type='method_return',sender='{owner}'", f"type='error',sender='{owner}'"], 0))
 loop = GLib.MainLoop()
+# On SIGTERM the answers the test's clients already have may still be on their way here: the
+# bus daemon writes each to the client and to this monitor separately. So the summary waits
+# until the wire has been quiet for QUIET_MS, reading meanwhile, at most LONGEST_MS.
+QUIET_MS, LONGEST_MS = 300, 3_000  # ManagedProcess.stop waits 5 s
+last_seen = [counts["returns"] + counts["errors"]]
+waited = [0]
 
 
-def finish():
+def settled():
+    total = counts["returns"] + counts["errors"]
+    waited[0] += QUIET_MS
+    if total != last_seen[0] and waited[0] < LONGEST_MS:
+        last_seen[0] = total
+        return GLib.SOURCE_CONTINUE
     print(json.dumps(counts), flush=True)
     loop.quit()
     return GLib.SOURCE_REMOVE
 
 
-GLib.unix_signal_add(GLib.PRIORITY_HIGH, signal.SIGTERM, finish)
+def finish():
+    last_seen[0] = counts["returns"] + counts["errors"]
+    GLib.timeout_add(QUIET_MS, settled, priority=GLib.PRIORITY_LOW)
+    return GLib.SOURCE_REMOVE
+
+
+# Below the bus's messages, so everything already readable is counted first.
+GLib.unix_signal_add(GLib.PRIORITY_LOW, signal.SIGTERM, finish)
 print("ready", flush=True)
 loop.run()

@@ -179,22 +179,31 @@ final class MainLoop: @unchecked Sendable {
             let run: () -> Void
             init(_ run: @escaping () -> Void) { self.run = run }
         }
-        let box = Unmanaged.passRetained(Body { [self] in run() })
-        var handle = pthread_t()
-        let status = pthread_create(&handle, nil, { raw in
-            guard let raw else { return nil }
-            Unmanaged<Body>.fromOpaque(raw).takeRetainedValue().run()
-            return nil
-        }, box.toOpaque())
+        let box = Unmanaged.passRetained(Body { [self] in
+            run()
+            releaseUnjoinedThread()
+        })
+        // Created under the state's lock, so the handle is stored before the thread can look
+        // for it (releaseUnjoinedThread, the loop's own reads of the state wait meanwhile).
+        let status = state.withLock { state -> Int32 in
+            var handle = pthread_t()
+            let status = pthread_create(&handle, nil, { raw in
+                guard let raw else { return nil }
+                Unmanaged<Body>.fromOpaque(raw).takeRetainedValue().run()
+                return nil
+            }, box.toOpaque())
+            if status == 0 { state.thread = handle }
+            return status
+        }
         if status != 0 {
             box.release()
             throw DBusError.system("pthread_create", errno: status)
         }
-        state.withLock { $0.thread = handle }
     }
 
     /// Stops the loop and waits for its thread to end. Safe to call twice and from the loop
-    /// thread itself (then it does not wait; a later stop() from another thread joins).
+    /// thread itself (then it does not wait; a later stop() from another thread joins, or the
+    /// thread detaches itself as it ends).
     /// Work queued and not yet run is dropped.
     func stop() {
         let onLoopThread = isLoopThread
@@ -209,6 +218,20 @@ final class MainLoop: @unchecked Sendable {
         if let thread {
             pthread_join(thread, nil)
         }
+    }
+
+    /// The loop thread's last act. A loop stopped from its own thread (a handler that closes
+    /// its connection, a lost bus) is joined by a later stop() from another thread; when none
+    /// has claimed it by now, the thread detaches itself, so no ended thread is left unjoined
+    /// (its stack kept until the process exits; ThreadSanitizer reports it as a leak). A
+    /// stop() that finds it gone has nothing to wait for: the loop has run its last.
+    private func releaseUnjoinedThread() {
+        let unclaimed = state.withLock { state -> Bool in
+            guard state.thread != nil else { return false }
+            state.thread = nil
+            return true
+        }
+        if unclaimed { pthread_detach(pthread_self()) }
     }
 
     private var isStopping: Bool { state.withLock { $0.stopping } }

@@ -115,8 +115,8 @@ import Testing
     @Test func losingTheBusEndsTheBrokerWithAFailureStatus() async throws {
         let harness = try await BrokerHarness(bundles: [Fixtures.swiftApp])
         harness.bus.stop()
-        #expect(harness.process.waitForExit(timeout: .seconds(15)) == 1)
-        #expect(harness.log.contains("lost the bus"))
+        #expect(harness.process.waitForExit(timeout: .seconds(15)) == 1, "\(harness.log)")
+        #expect(harness.log.contains("lost the bus"), "\(harness.log)")
     }
 
     @Test func aCallToTheNameStartsTheBrokerByActivation() async throws {

@@ -49,8 +49,8 @@ public final class SerialQueue: @unchecked Sendable {
     public func sync<Result>(_ work: () -> Result) -> Result {
         var result: Result?
         withoutActuallyEscaping({ result = work() }) { body in
-            var body = body
-            run(&body)
+            var call = SyncCall(body: body)
+            run(&call)
         }
         return result.unsafelyUnwrapped
     }
@@ -60,17 +60,24 @@ public final class SerialQueue: @unchecked Sendable {
     /// turning a non-escaping closure into one libdispatch can be handed costs two
     /// allocations (five, with a captured result), while this costs none.
     public func sync(execute work: @escaping () -> Void) {
-        var work = work
-        run(&work)
+        var call = SyncCall(body: work)
+        run(&call)
     }
 
-    /// `dispatch_sync_f` with the address of a closure on the caller's stack, which outlives
-    /// the call: dispatch_sync_f returns only after the function ran.
-    private func run(_ work: UnsafeMutablePointer<() -> Void>) {
-        dispatch_sync_f(queue, work) { raw in
-            raw.unsafelyUnwrapped.assumingMemoryBound(to: (() -> Void).self).pointee()
+    /// `dispatch_sync_f` with the address of a call on the caller's stack, which outlives it:
+    /// dispatch_sync_f returns only after the function ran.
+    private func run(_ call: UnsafeMutablePointer<SyncCall>) {
+        dispatch_sync_f(queue, call) { raw in
+            raw.unsafelyUnwrapped.assumingMemoryBound(to: SyncCall.self).pointee.body()
         }
     }
+}
+
+/// A closure for `dispatch_sync_f`, in a struct: a closure stored through a pointer to its
+/// own function type is kept at the generic representation and needs a thunk, allocated on
+/// every call; as a struct's field it is kept as it is.
+private struct SyncCall {
+    let body: () -> Void
 }
 
 /// A closure on the heap, handed to libdispatch as a function's context.

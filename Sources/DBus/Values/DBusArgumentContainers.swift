@@ -68,8 +68,8 @@ extension Dictionary: DBusArgument where Key: DBusBasicArgument, Value: DBusArgu
         // The contract's options, "a{sv}", arrive with every call. Decoded here, unspecialised,
         // each one cost runtime metadata lookups for the dictionary and for a (key, value)
         // tuple (about 1,000 instructions per Perform, callgrind); the concrete decoder has none.
-        if Key.self == String.self, Value.self == DBus.Value.self {
-            return unsafeBitCast(try [String: DBus.Value].decodeEntries(from: &reader), to: [Key: Value].self)
+        if Key.self == String.self, Value.self == DBusValue.self {
+            return unsafeBitCast(try Dictionary<String, DBusValue>.decodeEntries(from: &reader), to: [Key: Value].self)
         }
         return try decodeEntries(from: &reader)
     }

@@ -3,13 +3,15 @@
  * can write, directly on libdbus in C, single-threaded, with the idiom the
  * libdbus documentation gives (dbus_connection_read_write_dispatch).
  *
- *   qa-bench-floor ADDRESS NAME [LISTING]
+ *   qa-bench-floor [--message TEXT] ADDRESS NAME [LISTING]
  *
  * Connects to the bus at ADDRESS, owns NAME, and answers every
  *   org.quickactions.Broker1.Perform(s app_id, s type, a{sv} options)
  * on any object path at once with (true, {"activation": <"resume">}): the
  * same reply shape the broker gives for a warm plugin, so both answers cost
- * the bus the same.
+ * the bus the same. With --message, the reply also carries {"message": <TEXT>}
+ * ahead of "activation", as the broker's does for a plugin that completes with
+ * a message: the same bytes again, for the subjects whose plugin says one.
  *
  * With LISTING, a file holding a method return as dbus_message_marshal
  * writes it (the benchmark saves the broker's own GetAllItems reply), it
@@ -33,6 +35,8 @@ static const char *const interface_name = "org.quickactions.Broker1";
 /* The GetAllItems reply to copy (a method return of our own, unsent, so
  * each copy gets its own serial), or NULL without LISTING. */
 static DBusMessage *listing;
+/* --message TEXT: the reply's "message", or NULL for none. */
+static const char *reply_message;
 
 /* Appends every value `from` has left to `to`, containers recursively. */
 static int copy_values(DBusMessageIter *from, DBusMessageIter *to) {
@@ -138,15 +142,10 @@ static DBusMessage *listing_reply(DBusMessage *call) {
     return reply;
 }
 
-static int append_result(DBusMessage *reply) {
-    DBusMessageIter args, dict, entry, variant;
-    dbus_bool_t success = TRUE;
-    const char *key = "activation";
-    const char *value = "resume";
-    dbus_message_iter_init_append(reply, &args);
-    if (!dbus_message_iter_append_basic(&args, DBUS_TYPE_BOOLEAN, &success)) return 0;
-    if (!dbus_message_iter_open_container(&args, DBUS_TYPE_ARRAY, "{sv}", &dict)) return 0;
-    if (!dbus_message_iter_open_container(&dict, DBUS_TYPE_DICT_ENTRY, NULL, &entry)) goto abandon_dict;
+/* Appends {key: <value>} to the open dictionary `dict`. */
+static int append_string_entry(DBusMessageIter *dict, const char *key, const char *value) {
+    DBusMessageIter entry, variant;
+    if (!dbus_message_iter_open_container(dict, DBUS_TYPE_DICT_ENTRY, NULL, &entry)) return 0;
     if (!dbus_message_iter_append_basic(&entry, DBUS_TYPE_STRING, &key)) goto abandon_entry;
     if (!dbus_message_iter_open_container(&entry, DBUS_TYPE_VARIANT, "s", &variant)) goto abandon_entry;
     if (!dbus_message_iter_append_basic(&variant, DBUS_TYPE_STRING, &value)) {
@@ -154,13 +153,24 @@ static int append_result(DBusMessage *reply) {
         goto abandon_entry;
     }
     if (!dbus_message_iter_close_container(&entry, &variant)) goto abandon_entry;
-    if (!dbus_message_iter_close_container(&dict, &entry)) goto abandon_dict;
-    return dbus_message_iter_close_container(&args, &dict);
+    return dbus_message_iter_close_container(dict, &entry);
 abandon_entry:
-    dbus_message_iter_abandon_container(&dict, &entry);
-abandon_dict:
-    dbus_message_iter_abandon_container(&args, &dict);
+    dbus_message_iter_abandon_container(dict, &entry);
     return 0;
+}
+
+static int append_result(DBusMessage *reply) {
+    DBusMessageIter args, dict;
+    dbus_bool_t success = TRUE;
+    dbus_message_iter_init_append(reply, &args);
+    if (!dbus_message_iter_append_basic(&args, DBUS_TYPE_BOOLEAN, &success)) return 0;
+    if (!dbus_message_iter_open_container(&args, DBUS_TYPE_ARRAY, "{sv}", &dict)) return 0;
+    if ((reply_message != NULL && !append_string_entry(&dict, "message", reply_message))
+        || !append_string_entry(&dict, "activation", "resume")) {
+        dbus_message_iter_abandon_container(&args, &dict);
+        return 0;
+    }
+    return dbus_message_iter_close_container(&args, &dict);
 }
 
 /* Reads the two strings a Perform carries, as a real responder would. */
@@ -205,8 +215,13 @@ static DBusHandlerResult handle(DBusConnection *connection, DBusMessage *message
 }
 
 int main(int argc, char **argv) {
+    if (argc >= 3 && strcmp(argv[1], "--message") == 0) {
+        reply_message = argv[2];
+        argc -= 2;
+        argv += 2;
+    }
     if (argc != 3 && argc != 4) {
-        fprintf(stderr, "usage: qa-bench-floor ADDRESS NAME [LISTING]\n");
+        fprintf(stderr, "usage: qa-bench-floor [--message TEXT] ADDRESS NAME [LISTING]\n");
         return 2;
     }
     if (argc == 4 && (listing = read_listing(argv[3])) == NULL) {

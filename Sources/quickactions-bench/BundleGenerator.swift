@@ -17,6 +17,9 @@ enum BundleGenerator {
     /// The Swift SDK plugin, completing with a message.
     static let swiftMessageAppID = "org.quickactions.bench.swift"
     static let messageType = "bench.message"
+    /// What both benchmark plugins complete `messageType` with (Tests/Plugins/BenchPlugin,
+    /// BenchSwiftPlugin); the floor answering with it gives the broker's reply bytes.
+    static let message = "Performed at once"
     /// The same three apps again, run in plugin host processes (issue 14); the three
     /// above are pinned in the broker's process (`--in-process`, issue 17).
     static let hostPerformAppID = "org.quickactions.bench.hostapp"

@@ -72,6 +72,9 @@ enum Report {
     /// The second floor instance, whose ratios show the run's noise and are no target.
     static let noiseSubject = "floor-again"
 
+    /// The floor answering with the plugins' message: the with-message subjects' like for like.
+    static let messageFloorSubject = "floor-message"
+
     /// The broker performing with a plugin that completes with a message (issue 17's bars).
     static let messageSubjects = ["broker-c-message": "Broker, C plugin with a message",
                                   "broker-swift-message": "Broker, Swift SDK plugin with a message"]
@@ -81,8 +84,8 @@ enum Report {
     static func targetRows(_ results: BenchResults) -> [Row] {
         var rows = ListingContentionBenchmark.targetRows(results.listingContention)
         let perform = results.perform
-        for ratio in perform.ratios where ratio.subject != noiseSubject && !otherLibraries.contains(ratio.subject)
-            && ratio.subject != relaySubject && hostSubjects[ratio.subject] == nil {
+        for ratio in perform.ratios where ratio.subject != noiseSubject && ratio.subject != messageFloorSubject
+            && !otherLibraries.contains(ratio.subject) && ratio.subject != relaySubject && hostSubjects[ratio.subject] == nil {
             // Three decimals: at two, 0.897 would read "0.90" beside "no".
             if let who = messageSubjects[ratio.subject] {
                 rows.append(Row(name: "\(who): Perform \(ratio.mode), calls/s against the floor",
@@ -94,6 +97,11 @@ enum Report {
                     guard let ahead = perform.roundRatio(ratio.subject, other, mode: ratio.mode) else { continue }
                     rows.append(Row(name: "\(who): Perform \(ratio.mode), calls/s against \(other)",
                                     result: number(ahead, 3), target: "> 1", met: ahead > 1))
+                }
+                // Beside the bar, not instead of it: the floor sending the same reply bytes.
+                if let same = perform.roundRatio(ratio.subject, messageFloorSubject, mode: ratio.mode) {
+                    rows.append(Row(name: "\(who): Perform \(ratio.mode), calls/s against the floor answering the same message",
+                                    result: number(same, 3), target: "—", met: nil))
                 }
                 continue
             }

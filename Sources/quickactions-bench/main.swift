@@ -70,6 +70,11 @@ func runBenchmark(_ options: BenchOptions) throws(BenchError) -> BenchResults {
     // what noise alone does to a ratio in this run.
     let againName: BusName = "org.quickactions.Bench.Floor2"
     try responder(Report.noiseSubject, againName, [Products.floor.path, bus.address, againName.rawValue])
+    // The floor answering with the message the plugins complete with: the very reply the
+    // broker sends for them, so the bus and the client carry the same bytes for both.
+    let messageName: BusName = "org.quickactions.Bench.FloorMessage"
+    try responder(Report.messageFloorSubject, messageName,
+                  [Products.floor.path, "--message", BundleGenerator.message, bus.address, messageName.rawValue])
     let echoName: BusName = "org.quickactions.Bench.Echo"
     try responder("swift-echo", echoName,
                   [Products.selfExecutable.path, "echo-responder", bus.address, echoName.rawValue])

@@ -43,12 +43,13 @@ struct BenchmarkSmokeTests {
         An earlier run that must be kept.
         """
 
-    /// Every subject of a run, the floor first: the C floor twice, the Swift
+    /// Every subject of a run, the floor first: the C floor twice, the floor answering with
+    /// the benchmark plugins' message, the Swift
     /// echo responder ([Value] and typed), GDBus and dbus-python responders,
     /// the relay floor (one hop to a C host process), and the broker with the
     /// C plugin without a message, the C plugin with one and the Swift SDK
     /// plugin with one, in its process and then in plugin hosts.
-    static let subjects = ["floor", "floor-again", "swift-echo", "swift-echo-typed", "gdbus", "dbus-python",
+    static let subjects = ["floor", "floor-again", "floor-message", "swift-echo", "swift-echo-typed", "gdbus", "dbus-python",
                            "relay", "broker", "broker-c-message", "broker-swift-message",
                            "broker-host", "broker-host-c-message", "broker-host-swift-message"]
 
@@ -105,6 +106,8 @@ struct BenchmarkSmokeTests {
                 #expect(run.markdown.contains("| Broker, \(who): Perform \(mode), calls/s against the floor |"))
                 #expect(run.markdown.contains("| Broker, \(who): Perform \(mode), calls/s against gdbus |"))
                 #expect(run.markdown.contains("| Broker, \(who): Perform \(mode), calls/s against dbus-python |"))
+                #expect(run.markdown.contains(
+                    "| Broker, \(who): Perform \(mode), calls/s against the floor answering the same message |"))
             }
         }
     }

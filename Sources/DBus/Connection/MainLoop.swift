@@ -13,8 +13,13 @@ import Synchronization
 /// equivalents) and when messages are ready to dispatch (`…_dispatch_status_function`). This
 /// loop answers them with one epoll set plus an eventfd for wake-ups; the thread only ever
 /// sleeps in `epoll_wait`. Watch changes made from other threads reach the sleeping
-/// `epoll_wait` through `epoll_ctl` directly, so a message sent from another thread needs no
-/// wake-up (libdbus writes it at once, and enables the write watch when it cannot).
+/// `epoll_wait` through `epoll_ctl` directly.
+///
+/// A message sent from another thread is written by that thread at once, unless another
+/// thread is in the connection's I/O path just then. When the loop thread is, reading,
+/// libdbus leaves the message queued without enabling the write watch, and only calls the
+/// wake-up function (`dbus_connection_set_wakeup_main_function`): the loop then writes what
+/// is queued (``writeQueuedMessages()``), or the message would wait for the next one sent.
 ///
 /// Between dispatches the loop runs work queued with ``enqueue(_:)`` (``LoopWorkQueue``).
 /// Nothing that may block belongs on this thread: handlers hand such work elsewhere.
@@ -56,6 +61,9 @@ final class MainLoop: @unchecked Sendable {
     let work = LoopWorkQueue()
     /// The loop thread's pthread_self(), 0 before it runs and after it ended: read from any thread.
     private let loopThread = Atomic<UInt>(0)
+    /// Set when libdbus asked for a wake-up from another thread: a connection may hold
+    /// messages that nobody will write unless the loop does.
+    private let writeRequested = Atomic<Bool>(false)
 
     init() throws(DBusError) {
         epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
@@ -82,8 +90,8 @@ final class MainLoop: @unchecked Sendable {
     // MARK: Connections and servers
 
     /// Drives `connection` from now on: hands libdbus the callbacks of this loop.
-    /// Wraps `dbus_connection_set_watch_functions`, `…_timeout_functions` and
-    /// `…_dispatch_status_function`.
+    /// Wraps `dbus_connection_set_watch_functions`, `…_timeout_functions`,
+    /// `…_dispatch_status_function` and `…_wakeup_main_function`.
     func attach(connection: OpaquePointer) throws(DBusError) {
         let context = Unmanaged.passUnretained(self).toOpaque()
         let watchesSet = dbus_connection_set_watch_functions(
@@ -101,6 +109,13 @@ final class MainLoop: @unchecked Sendable {
                 MainLoop.from(data).wake()
             },
             context, nil)
+        dbus_connection_set_wakeup_main_function(
+            connection,
+            { data in
+                guard let data else { return }
+                MainLoop.from(data).requestWrite()
+            },
+            context, nil)
         dbus_connection_ref(connection)
         state.withLock { $0.connections.append(Dispatched(connection: connection)) }
         // Messages may have arrived before the callbacks were set.
@@ -113,6 +128,7 @@ final class MainLoop: @unchecked Sendable {
         dbus_connection_set_watch_functions(connection, nil, nil, nil, nil, nil)
         dbus_connection_set_timeout_functions(connection, nil, nil, nil, nil, nil)
         dbus_connection_set_dispatch_status_function(connection, nil, nil, nil)
+        dbus_connection_set_wakeup_main_function(connection, nil, nil, nil)
         let removed = state.withLock { state -> Bool in
             guard let index = state.connections.firstIndex(where: { $0.connection == connection }) else { return false }
             state.connections.remove(at: index)
@@ -265,6 +281,7 @@ final class MainLoop: @unchecked Sendable {
         let capacity = 32
         var events = [epoll_event](repeating: epoll_event(), count: capacity)
         while true {
+            if writeRequested.exchange(false, ordering: .acquiringAndReleasing) { writeQueuedMessages() }
             dispatchAll()
             let (stopping, wait) = state.withLock { state in
                 (state.stopping, Self.millisecondsUntilNextTimer(state.timers))
@@ -285,6 +302,37 @@ final class MainLoop: @unchecked Sendable {
                 }
             }
             fireExpiredTimers()
+        }
+    }
+
+    /// libdbus's wake-up function, called with the connection's lock held (nothing here may
+    /// call into libdbus). libdbus calls it when it queued an incoming message, and when a
+    /// message sent could not be written because another thread was in the connection's I/O
+    /// path. On the loop thread there is nothing to do: it is the thread that was reading, or
+    /// the thread in the I/O path (a sender, or a blocking call) enables the write watch as
+    /// it leaves.
+    private func requestWrite() {
+        if isLoopThread { return }
+        writeRequested.store(true, ordering: .releasing)
+        wake()
+    }
+
+    /// Writes what the connections hold queued, as far as the sockets take it without
+    /// blocking; libdbus enables the write watch for the rest. `dbus_connection_read_write`
+    /// with no timeout also reads what has arrived, which the next dispatch hands out.
+    /// A connection whose I/O path another thread holds is left to that thread.
+    private func writeQueuedMessages() {
+        let connections = state.withLock { state in
+            state.connections.map { dispatched -> OpaquePointer in
+                dbus_connection_ref(dispatched.connection)
+                return dispatched.connection
+            }
+        }
+        for connection in connections {
+            if dbus_connection_has_messages_to_send(connection) != 0 {
+                _ = dbus_connection_read_write(connection, 0)
+            }
+            dbus_connection_unref(connection)
         }
     }
 

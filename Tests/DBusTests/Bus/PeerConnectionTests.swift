@@ -97,6 +97,66 @@ import Testing
         #expect(ContinuousClock.now - started < .seconds(10))
     }
 
+    /// libdbus writes a message sent from another thread at once only when no thread is in the
+    /// connection's I/O path; while the loop thread is there reading, the message is queued and
+    /// libdbus asks the loop to wake (`dbus_connection_set_wakeup_main_function`) without
+    /// enabling the write watch. The peer keeps the server side's loop reading most of the
+    /// time, and each call the server side sends from a pool thread meanwhile must still go
+    /// out and be answered.
+    @Test func aMessageSentWhileTheLoopReadsStillGoesOut() async throws {
+        let fixture = try await PeerFixture()
+        let peer = try Connection(peer: fixture.server.address)
+        defer { peer.close() }
+        try peer.export([Interface(Self.interface, methods: [
+            Method("Echo", inputs: TypedArgument("text", String.self), outputs: (TypedArgument("text", String.self))) { (_: CallContext, text: String) -> String in
+                text
+            },
+        ])], at: Self.path)
+        _ = try await peer.call(destination: nil, path: Self.path, interface: Self.interface, member: "Whoami")
+        let server = try #require(fixture.accepted.withLock { $0.first?.0 })
+        // The server side answers nothing while flooded: a message of its own would write the
+        // queued one too.
+        let received = Atomic<Int>(0)
+        try server.export([Interface(Self.interface, methods: [
+            Method("Flood", inputs: TypedArgument("filler", String.self), outputs: ()) { (_: CallContext, _: String) in
+                received.add(1, ordering: .relaxed)
+            },
+        ])], at: "/org/quickactions/Flood")
+        let flooding = Atomic<Bool>(true)
+        let flooded = DispatchSemaphore(value: 0)
+        let flood = Thread {
+            defer { flooded.signal() }
+            // Calls that want no reply, 16 KiB each, at most 32 ahead of the server side.
+            let filler = String(repeating: "x", count: 16384)
+            var sent = 0
+            while flooding.load(ordering: .relaxed) {
+                if sent - received.load(ordering: .relaxed) >= 32 {
+                    sched_yield()
+                    continue
+                }
+                guard let message = try? Message.methodCall(
+                    destination: nil, path: "/org/quickactions/Flood", interface: Self.interface, member: "Flood")
+                else { return }
+                try? message.append([.string(filler)])
+                message.noReplyExpected = true
+                try? peer.send(message)
+                sent += 1
+            }
+        }
+        flood.start()
+        defer {
+            flooding.store(false, ordering: .relaxed)
+            flooded.wait()
+        }
+        // Bounded in count and time; a message left queued fails its call after 20 s.
+        let deadline = ContinuousClock.now + .seconds(4)
+        for round in 0..<3000 where ContinuousClock.now < deadline {
+            let echoed = try await server.call(destination: nil, path: Self.path, interface: Self.interface,
+                                               member: "Echo", [.string("round \(round)")], timeout: .seconds(20))
+            #expect(echoed == [.string("round \(round)")])
+        }
+    }
+
     @Test func manyPeersShareOneLoopThread() async throws {
         let fixture = try await PeerFixture()
         let peers = try (0..<8).map { _ in try Connection(peer: fixture.server.address) }

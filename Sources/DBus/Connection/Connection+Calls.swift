@@ -125,12 +125,6 @@ extension Connection {
         }
         let message = try Message.methodCall(destination: destination, path: path, interface: interface, member: member)
         try message.append(arguments)
-        return try waitForReply(to: message, timeout: timeout).arguments()
-    }
-
-    /// Sends a method call and blocks this thread, never the loop thread, until the loop
-    /// hands it the reply (``call(_:timeout:completion:)``).
-    private func waitForReply(to message: Message, timeout: Duration) throws(DBusError) -> Message {
         let done = Semaphore(value: 0)
         let outcome = Locked<Result<Message, DBusError>?>(nil)
         call(message, timeout: timeout) { result in
@@ -138,10 +132,10 @@ extension Connection {
             done.signal()
         }
         done.wait()
-        guard let result = outcome.withLock({ $0.take() }) else {
-            throw DBusError(.noReply, "\(message.member?.rawValue ?? "the call") finished without a result")
+        guard let result = outcome.withLock({ $0 }) else {
+            throw DBusError(.noReply, "\(member.rawValue) finished without a result")
         }
-        return try result.get()
+        return try result.get().arguments()
     }
 }
 
@@ -164,18 +158,16 @@ final class ReplyHandOff: Sendable {
 }
 
 extension Connection {
-    /// Sends a method call and waits for its reply on this thread, any thread, the loop
-    /// thread included. An error reply is thrown as a `DBusError`.
+    /// Sends a method call and waits for its reply on this thread, reading the connection
+    /// itself meanwhile (`dbus_connection_send_with_reply_and_block`): unlike
+    /// ``callBlocking(destination:path:interface:member:_:timeout:)`` it also works on the
+    /// loop thread, inside a handler, where other messages that arrive in the meantime wait
+    /// for the loop, and on a thread the loop thread is waiting for. An error reply is thrown
+    /// as a `DBusError`.
     ///
-    /// Off the loop thread the loop reads the reply, as for
-    /// ``callBlocking(destination:path:interface:member:_:timeout:)``. On the loop thread,
-    /// inside a handler, this thread reads the connection itself meanwhile
-    /// (`dbus_connection_send_with_reply_and_block`): other messages that arrive wait for the
-    /// loop, and messages other threads send on this connection go out once the reply is in.
-    /// Off the loop thread libdbus's blocking call would hold the connection's I/O path for
-    /// as long as it waits, and a message another thread sent meanwhile would wait with it.
+    /// While it waits it holds the connection's I/O path, so a message another thread sends
+    /// on this connection meanwhile goes out once the reply is in.
     public func sendAndWait(_ message: Message, timeout: Duration = Connection.defaultTimeout) throws(DBusError) -> Message {
-        guard isLoopThread else { return try waitForReply(to: message, timeout: timeout) }
         let milliseconds = Int32(clamping: timeout.components.seconds * 1000
             + timeout.components.attoseconds / 1_000_000_000_000_000)
         let raw = try withCError { error in

@@ -157,6 +157,44 @@ import Testing
         }
     }
 
+    /// A call made with `sendAndWait` from another thread while the loop thread waits for that
+    /// very thread (in the host: a plugin's perform, run on the loop thread, that sets its items
+    /// from a thread of its own and waits for it) reads its reply itself; a call that left the
+    /// reading to the loop would wait for ever.
+    @Test func aBlockingCallOffTheLoopIsAnsweredWhileTheLoopWaitsForIt() async throws {
+        let fixture = try await PeerFixture()
+        let peer = try Connection(peer: fixture.server.address)
+        defer { peer.close() }
+        try peer.export([Interface(Self.interface, methods: [
+            Method("Echo", inputs: TypedArgument("text", String.self), outputs: (TypedArgument("text", String.self))) { (_: CallContext, text: String) -> String in
+                text
+            },
+        ])], at: Self.path)
+        _ = try await peer.call(destination: nil, path: Self.path, interface: Self.interface, member: "Whoami")
+        let server = try #require(fixture.accepted.withLock { $0.first?.0 })
+        try server.export([Interface(Self.interface, methods: [
+            Method("Relay", inputs: TypedArgument("text", String.self), outputs: (TypedArgument("text", String.self))) { [weak server] (_: CallContext, text: String) -> String in
+                let answer = Locked<String?>(nil)
+                let finished = DispatchSemaphore(value: 0)
+                let caller = server
+                Thread {
+                    defer { finished.signal() }
+                    guard let server = caller, let message = try? Message.methodCall(
+                        destination: nil, path: Self.path, interface: Self.interface, member: "Echo") else { return }
+                    try? message.append([.string(text)])
+                    guard let reply = try? server.sendAndWait(message, timeout: .seconds(10)),
+                          case .string(let echoed)? = try? reply.arguments().first else { return }
+                    answer.withLock { $0 = echoed }
+                }.start()
+                guard finished.wait(timeout: .now() + .seconds(20)) == .success else { return "(the thread did not finish)" }
+                return answer.withLock { $0 } ?? "(no answer)"
+            },
+        ])], at: "/org/quickactions/Relay")
+        let relayed = try await peer.call(destination: nil, path: "/org/quickactions/Relay", interface: Self.interface,
+                                          member: "Relay", [.string("through a thread")], timeout: .seconds(40))
+        #expect(relayed == [.string("through a thread")])
+    }
+
     @Test func manyPeersShareOneLoopThread() async throws {
         let fixture = try await PeerFixture()
         let peers = try (0..<8).map { _ in try Connection(peer: fixture.server.address) }

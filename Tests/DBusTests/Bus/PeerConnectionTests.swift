@@ -105,15 +105,8 @@ import Testing
     /// out and be answered.
     @Test func aMessageSentWhileTheLoopReadsStillGoesOut() async throws {
         let fixture = try await PeerFixture()
-        let peer = try Connection(peer: fixture.server.address)
+        let (peer, server) = try await Self.echoingPeer(of: fixture)
         defer { peer.close() }
-        try peer.export([Interface(Self.interface, methods: [
-            Method("Echo", inputs: TypedArgument("text", String.self), outputs: (TypedArgument("text", String.self))) { (_: CallContext, text: String) -> String in
-                text
-            },
-        ])], at: Self.path)
-        _ = try await peer.call(destination: nil, path: Self.path, interface: Self.interface, member: "Whoami")
-        let server = try #require(fixture.accepted.withLock { $0.first?.0 })
         // The server side answers nothing while flooded: a message of its own would write the
         // queued one too.
         let received = Atomic<Int>(0)
@@ -163,15 +156,8 @@ import Testing
     /// reading to the loop would wait for ever.
     @Test func aBlockingCallOffTheLoopIsAnsweredWhileTheLoopWaitsForIt() async throws {
         let fixture = try await PeerFixture()
-        let peer = try Connection(peer: fixture.server.address)
+        let (peer, server) = try await Self.echoingPeer(of: fixture)
         defer { peer.close() }
-        try peer.export([Interface(Self.interface, methods: [
-            Method("Echo", inputs: TypedArgument("text", String.self), outputs: (TypedArgument("text", String.self))) { (_: CallContext, text: String) -> String in
-                text
-            },
-        ])], at: Self.path)
-        _ = try await peer.call(destination: nil, path: Self.path, interface: Self.interface, member: "Whoami")
-        let server = try #require(fixture.accepted.withLock { $0.first?.0 })
         try server.export([Interface(Self.interface, methods: [
             Method("Relay", inputs: TypedArgument("text", String.self), outputs: (TypedArgument("text", String.self))) { [weak server] (_: CallContext, text: String) -> String in
                 let answer = Locked<String?>(nil)
@@ -193,6 +179,23 @@ import Testing
         let relayed = try await peer.call(destination: nil, path: "/org/quickactions/Relay", interface: Self.interface,
                                           member: "Relay", [.string("through a thread")], timeout: .seconds(40))
         #expect(relayed == [.string("through a thread")])
+    }
+
+    /// A peer of the fixture's server that answers Echo, and the server side's connection to it.
+    static func echoingPeer(of fixture: PeerFixture) async throws -> (peer: Connection, server: Connection) {
+        let peer = try Connection(peer: fixture.server.address)
+        do {
+            try peer.export([Interface(interface, methods: [
+                Method("Echo", inputs: TypedArgument("text", String.self), outputs: (TypedArgument("text", String.self))) { (_: CallContext, text: String) -> String in
+                    text
+                },
+            ])], at: path)
+            _ = try await peer.call(destination: nil, path: path, interface: interface, member: "Whoami")
+            return (peer, try #require(fixture.accepted.withLock { $0.first?.0 }))
+        } catch {
+            peer.close()
+            throw error
+        }
     }
 
     @Test func manyPeersShareOneLoopThread() async throws {

@@ -322,13 +322,7 @@ final class MainLoop: @unchecked Sendable {
     /// with no timeout also reads what has arrived, which the next dispatch hands out.
     /// A connection whose I/O path another thread holds is left to that thread.
     private func writeQueuedMessages() {
-        let connections = state.withLock { state in
-            state.connections.map { dispatched -> OpaquePointer in
-                dbus_connection_ref(dispatched.connection)
-                return dispatched.connection
-            }
-        }
-        for connection in connections {
+        for connection in referencedConnections() {
             if dbus_connection_has_messages_to_send(connection) != 0 {
                 _ = dbus_connection_read_write(connection, 0)
             }
@@ -336,16 +330,22 @@ final class MainLoop: @unchecked Sendable {
         }
     }
 
+    /// The connections attached now, each referenced (`dbus_connection_ref`) so that a detach
+    /// meanwhile cannot free it; the caller unreferences each when done with it.
+    private func referencedConnections() -> [OpaquePointer] {
+        state.withLock { state in
+            state.connections.map { dispatched -> OpaquePointer in
+                dbus_connection_ref(dispatched.connection)
+                return dispatched.connection
+            }
+        }
+    }
+
     /// Dispatches every connection until none has a message left, one message per connection
     /// in turn, with queued work run after each round.
     private func dispatchAll() {
         while !isStopping {
-            let connections = state.withLock { state in
-                state.connections.map { dispatched -> OpaquePointer in
-                    dbus_connection_ref(dispatched.connection)
-                    return dispatched.connection
-                }
-            }
+            let connections = referencedConnections()
             var remaining = false
             for connection in connections {
                 if dbus_connection_dispatch(connection) == DBUS_DISPATCH_DATA_REMAINS { remaining = true }

@@ -16,8 +16,8 @@ import QuickActionsHostProtocol
 /// the whole call is kept as a template that is never sent, and each Perform sends a copy of
 /// it (`dbus_message_copy`, a memcpy of header and body, ≈ 1,000 instructions).
 ///
-/// Keyed by the request itself, so a changed item, another locale or other arguments are
-/// another entry and a cached call can never be stale. At most ``capacity`` entries: when
+/// Keyed by the request itself (``RequestCacheKey``), so a changed item, another locale or other
+/// arguments are another entry and a cached call can never be stale. At most ``capacity`` entries: when
 /// full it starts over (an app has at most a few dozen items).
 final class HostPerformCalls: Sendable {
     static let capacity = 64
@@ -48,7 +48,7 @@ final class HostPerformCalls: Sendable {
     }
 
     private struct Templates {
-        var calls: [PerformRequest: Template] = [:]
+        var calls: [RequestCacheKey: Template] = [:]
         var byKey: [UInt64: Template] = [:]
         /// The last request key handed out (Host1 request key "request-key"); never reused, so a host
         /// never sees one key with two requests, also across the hosts this app runs in turn.
@@ -74,7 +74,8 @@ final class HostPerformCalls: Sendable {
     func call(for request: PerformRequest, launch: Bool, host: Int?, inFull: Bool) throws(DBusError) -> Call {
         if launch { return Call(message: try Self.call(for: request, launch: true, key: nil), key: nil, itemLeftOut: false) }
         let template: Template
-        if let known = templates.withLock({ $0.calls[request] }) {
+        let requestKey = RequestCacheKey(request)
+        if let known = templates.withLock({ $0.calls[requestKey] }) {
             template = known
         } else {
             let key = templates.withLock { templates in
@@ -90,7 +91,7 @@ final class HostPerformCalls: Sendable {
                     templates.calls.removeAll()
                     templates.byKey.removeAll()
                 }
-                templates.calls[request] = template
+                templates.calls[requestKey] = template
                 templates.byKey[key] = template
             }
         }

@@ -15,24 +15,7 @@ final class PreparedPerforms: Sendable {
 
     // Locked, not Synchronization.Mutex: a launch prepares its request on the plugin's queue, a
     // resumed perform on the bus loop, and ThreadSanitizer sees only pthread mutexes order them.
-    private let requests = Locked<[Key: PreparedPerform]>([:])
-
-    /// A request as a key: equal only when the whole request is (exact content, so nothing
-    /// kept can be stale), hashed by a few cheap fields only. Hashing every string and the
-    /// user info of an item cost about 1,500 instructions per Perform (callgrind), for a
-    /// table of at most 64 entries; requests that share those fields (one item with other
-    /// arguments of as many entries) share a bucket and are told apart by equality.
-    struct Key: Hashable, Sendable {
-        let request: PerformRequest
-
-        static func == (lhs: Key, rhs: Key) -> Bool { lhs.request == rhs.request }
-
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(request.item.id ?? request.item.type)
-            hasher.combine(request.arguments.count)
-            hasher.combine(request.activationToken?.utf8.count ?? -1)
-        }
-    }
+    private let requests = Locked<[RequestCacheKey: PreparedPerform]>([:])
 
     /// Requests kept now, for tests.
     var count: Int { requests.withLock { $0.count } }
@@ -40,7 +23,7 @@ final class PreparedPerforms: Sendable {
     /// The prepared form of `request`: the one kept for exactly this content, else a new one,
     /// kept from now on.
     func prepared(_ request: PerformRequest) -> PreparedPerform {
-        let key = Key(request: request)
+        let key = RequestCacheKey(request)
         if let known = requests.withLock({ $0[key] }) { return known }
         // Built outside the lock: encoding a large user info takes a while.
         let made = PreparedPerform(request)

@@ -4,8 +4,8 @@ extension Connection {
     func dispatch(_ message: Message) {
         // Read before the lookup: a change meanwhile makes the stored entry stale, never wrong.
         let generation = objects.generation
-        if let (method, interface) = dispatchCache.method(for: message, generation: generation) {
-            invoke(method, message: message, interface: interface)
+        if let entry = dispatchCache.entry(for: message, generation: generation) {
+            invoke(entry.method, message: message, interface: entry.interface)
             return
         }
         guard let path = message.path, let member = message.member else {

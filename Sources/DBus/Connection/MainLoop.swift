@@ -19,7 +19,7 @@ import Synchronization
 /// thread is in the connection's I/O path just then. When the loop thread is, reading,
 /// libdbus leaves the message queued without enabling the write watch, and only calls the
 /// wake-up function (`dbus_connection_set_wakeup_main_function`): the loop then writes what
-/// is queued (``writeQueuedMessages()``), or the message would wait for the next one sent.
+/// is queued (``writeQueuedMessages(_:)``), or the message would wait for the next one sent.
 ///
 /// Between dispatches the loop runs work queued with ``enqueue(_:)`` (``LoopWorkQueue``).
 /// Nothing that may block belongs on this thread: handlers hand such work elsewhere.
@@ -280,9 +280,12 @@ final class MainLoop: @unchecked Sendable {
         defer { _ = loopThread.compareExchange(expected: me, desired: 0, ordering: .acquiringAndReleasing) }
         let capacity = 32
         var events = [epoll_event](repeating: epoll_event(), count: capacity)
+        // Reused on every turn: a fresh array per dispatch round was an allocation per turn.
+        var connections: [OpaquePointer] = []
+        connections.reserveCapacity(4)
         while true {
-            if writeRequested.exchange(false, ordering: .acquiringAndReleasing) { writeQueuedMessages() }
-            dispatchAll()
+            if writeRequested.exchange(false, ordering: .acquiringAndReleasing) { writeQueuedMessages(&connections) }
+            dispatchAll(&connections)
             let (stopping, wait) = state.withLock { state in
                 (state.stopping, Self.millisecondsUntilNextTimer(state.timers))
             }
@@ -321,8 +324,9 @@ final class MainLoop: @unchecked Sendable {
     /// blocking; libdbus enables the write watch for the rest. `dbus_connection_read_write`
     /// with no timeout also reads what has arrived, which the next dispatch hands out.
     /// A connection whose I/O path another thread holds is left to that thread.
-    private func writeQueuedMessages() {
-        for connection in referencedConnections() {
+    private func writeQueuedMessages(_ connections: inout [OpaquePointer]) {
+        referenceConnections(into: &connections)
+        for connection in connections {
             if dbus_connection_has_messages_to_send(connection) != 0 {
                 _ = dbus_connection_read_write(connection, 0)
             }
@@ -330,22 +334,24 @@ final class MainLoop: @unchecked Sendable {
         }
     }
 
-    /// The connections attached now, each referenced (`dbus_connection_ref`) so that a detach
-    /// meanwhile cannot free it; the caller unreferences each when done with it.
-    private func referencedConnections() -> [OpaquePointer] {
+    /// Replaces `connections` with those attached now, each referenced (`dbus_connection_ref`)
+    /// so that a detach meanwhile cannot free it; the caller unreferences each when done with it.
+    private func referenceConnections(into connections: inout [OpaquePointer]) {
+        // Not `removeAll(keepingCapacity:)`: it goes through the generic `replaceSubrange`.
+        while !connections.isEmpty { connections.removeLast() }
         state.withLock { state in
-            state.connections.map { dispatched -> OpaquePointer in
+            for dispatched in state.connections {
                 dbus_connection_ref(dispatched.connection)
-                return dispatched.connection
+                connections.append(dispatched.connection)
             }
         }
     }
 
     /// Dispatches every connection until none has a message left, one message per connection
     /// in turn, with queued work run after each round.
-    private func dispatchAll() {
+    private func dispatchAll(_ connections: inout [OpaquePointer]) {
         while !isStopping {
-            let connections = referencedConnections()
+            referenceConnections(into: &connections)
             var remaining = false
             for connection in connections {
                 if dbus_connection_dispatch(connection) == DBUS_DISPATCH_DATA_REMAINS { remaining = true }
@@ -419,11 +425,12 @@ final class MainLoop: @unchecked Sendable {
         if events & EPOLLOUT.rawValue != 0 { condition |= DBUS_WATCH_WRITABLE.rawValue }
         if events & EPOLLERR.rawValue != 0 { condition |= DBUS_WATCH_ERROR.rawValue }
         if events & EPOLLHUP.rawValue != 0 { condition |= DBUS_WATCH_HANGUP.rawValue }
-        let ready = state.withLock { state in (state.watches[fd] ?? []).filter { $0.enabled } }
+        // The list as it is now (a reference to it, not a filtered copy: no allocation per event).
+        guard let watches = state.withLock({ state in state.watches[fd] }) else { return }
         // Called without our lock: dbus_watch_handle takes the connection's (or server's)
         // lock and may call back into add/remove/toggle.
         let failure = DBUS_WATCH_ERROR.rawValue | DBUS_WATCH_HANGUP.rawValue
-        for entry in ready {
+        for entry in watches where entry.enabled {
             // A watch removed by an earlier handler in this round is not handled.
             let current = state.withLock { state in state.watches[fd]?.contains { $0.watch == entry.watch } ?? false }
             guard current else { continue }

@@ -16,9 +16,9 @@ import QuickActionsHostProtocol
 /// the whole call is kept as a template that is never sent, and each Perform sends a copy of
 /// it (`dbus_message_copy`, a memcpy of header and body, ≈ 1,000 instructions).
 ///
-/// Keyed by the request itself (``RequestCacheKey``), so a changed item, another locale or other
-/// arguments are another entry and a cached call can never be stale. At most ``capacity`` entries: when
-/// full it starts over (an app has at most a few dozen items).
+/// Keyed by the request itself (``RequestCacheKey``), so a changed item, another locale or
+/// other arguments are another entry and a cached call can never be stale. At most
+/// ``capacity`` entries: when full it starts over (an app has at most a few dozen items).
 final class HostPerformCalls: Sendable {
     static let capacity = 64
 

@@ -82,8 +82,12 @@ struct LogLineTests {
             #expect(reload.status == 0, "round \(round): \(reload)")
         }
         #expect(lines() == 1, "\(harness.log)")
-        // Mended, then broken again: a new event, a new line.
-        try FileManager.default.removeItem(at: cut)
+        // Mended, then broken again: a new event, a new line. The bundle leaves whole too
+        // (renamed out, then deleted): removing it in place unlinks its Info.plist first, and a
+        // rescan in between would rightly log the bundle without one (CI, 93c25d2).
+        let gone = staging.appendingPathComponent("Gone.bundle")
+        try FileManager.default.moveItem(at: cut, to: gone)
+        try FileManager.default.removeItem(at: gone)
         #expect(try await harness.call("Reload").status == 0)
         try place("<plist><dict>")
         #expect(try await harness.call("Reload").status == 0)

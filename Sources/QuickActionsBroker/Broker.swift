@@ -150,6 +150,7 @@ public final class Broker: Sendable {
         }
         log(.info, "serving \(Self.busName.rawValue) as \(connection.uniqueName)")
         serving()
+        prepareHostLauncher()
         startDailyCheck()
         installSignalHandlers()
         return await withCheckedContinuation { continuation in
@@ -276,7 +277,23 @@ public final class Broker: Sendable {
 
     // MARK: Plugin executors
 
-    /// The host launcher, made on first use (its socket folder, its peer server).
+    /// Makes the host launcher (its spawner thread, socket folder and peer server) off the
+    /// loop as soon as the broker serves, unless every plugin runs in process: otherwise the
+    /// first launch after start-up pays for it, and measured slowest. A launcher that cannot
+    /// be made is said here once, and each app's first Perform says it again.
+    private func prepareHostLauncher() {
+        guard configuration.pluginHost == .process else { return }
+        DispatchQueue.global().async { [self] in
+            do {
+                _ = try launcher()
+            } catch {
+                log(.error, "cannot run plugin hosts (\(error)); only apps run in process can be performed")
+            }
+        }
+    }
+
+    /// The host launcher, made at start-up (``prepareHostLauncher()``) or on first use,
+    /// whichever comes first.
     func launcher() throws -> HostLauncher {
         let result = hostLauncher.withLock { made -> Result<HostLauncher, any Error> in
             if let made { return made }

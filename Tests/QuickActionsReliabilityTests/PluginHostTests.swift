@@ -242,6 +242,32 @@ import Testing
         #expect(now.filter { $0.hasPrefix("quickactions-hosts-\(successor)-") }.count == 1, "\(now)")
     }
 
+    /// The launcher (socket folder, peer server, spawner thread) is made when the broker starts
+    /// serving, so the first launch does not pay for it; a broker with every plugin in process
+    /// makes none.
+    @Test(arguments: [TestPluginHost.hostsOnly, ["--plugin-host", "in-process"]])
+    func theSocketFolderIsMadeAtStartOnlyWhenPluginsRunInHosts(arguments: [String]) async throws {
+        let runtime = try TemporaryDirectory.make(prefix: "qa-runtime")
+        defer { try? FileManager.default.removeItem(at: runtime) }
+        #expect(chmod(runtime.path, 0o700) == 0)
+        let harness = try await BrokerHarness(bundles: [Apps.c], arguments: arguments,
+                                              environment: ["XDG_RUNTIME_DIR": runtime.path])
+        defer { harness.stop() }
+        let pid = try #require(harness.process.pid)
+        let folders = {
+            ((try? FileManager.default.contentsOfDirectory(atPath: runtime.path)) ?? [])
+                .filter { $0.hasPrefix("quickactions-hosts-\(pid)-") }
+        }
+        if arguments == TestPluginHost.hostsOnly {
+            #expect(await eventually { folders().count == 1 }, "\(folders())")
+        } else {
+            // Served (a call answered) and still no folder.
+            let client = try BrokerClient(harness)
+            #expect(try await client.perform("org.example.c", "succeed").success)
+            #expect(folders().isEmpty, "\(folders())")
+        }
+    }
+
     @Test func aHostInheritsNoDescriptorButItsOwnAndTheEnvironmentItNeeds() async throws {
         let harness = try await BrokerHarness(bundles: [Apps.c], arguments: TestPluginHost.hostsOnly,
                                               environment: ["NOTIFY_SOCKET": "/nonexistent", "MY_SETTING": "kept"])

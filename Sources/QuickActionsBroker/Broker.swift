@@ -40,7 +40,7 @@ public final class Broker: Sendable {
     /// The last-seen records could not be written (logged once, until they can).
     let lastSeenUnwritable = Locked(false)
     let connection: Connection
-    /// Starts plugin hosts and serves their connections; made with the first host.
+    /// Starts plugin hosts and serves their connections; made once the broker serves.
     private let hostLauncher = Locked<Result<HostLauncher, any Error>?>(nil)
     let catalog = Locked(Catalog())
     let slots = Locked<[String: PluginSlot]>([:])
@@ -55,6 +55,9 @@ public final class Broker: Sendable {
     private let ownerWatch = Locked<SignalSubscription?>(nil)
     private let nameLostWatch = Locked<SignalSubscription?>(nil)
     private let watcher = Locked<PluginWatcher?>(nil)
+    /// Whether the watch, started before the initial scan, saw a change before `run()` could
+    /// apply one; nil once `run()` applies changes as they come.
+    private let changedBeforeServing = Locked<Bool?>(false)
     /// Rescans once a day, so a broker that runs for weeks applies the
     /// retention rule too.
     private let dailyCheck = DailyTimer()
@@ -87,6 +90,11 @@ public final class Broker: Sendable {
         for problem in loaded.problems { log(.warning, "crash counts \(problem)") }
         quarantine = Locked(loaded.quarantine)
         connection = try Connection(configuration.bus)
+        // Before the initial scan, so no bundle written between the scan and `run()` waits
+        // for the daily check: what changes from here on is rescanned once `run()` starts.
+        if configuration.watchDirectories {
+            startWatching()
+        }
         let scan = PluginDirectories.scan(configuration.pluginDirectories)
         reportScan(scan.diagnostics)
         reportUnlisted(scan.unlisted)
@@ -135,11 +143,12 @@ public final class Broker: Sendable {
         nameLostWatch.withLock { $0 = nameLost }
 
         // Before the name is taken: whoever sees the broker on the bus may add a bundle at once
-        // (an installer that waited for it, a test), and a bundle written between the name and
-        // the watch would wait for the daily check.
-        if configuration.watchDirectories {
-            startWatching()
+        // (an installer that waited for it, a test), and sees it listed.
+        let missed = changedBeforeServing.withLock { changed -> Bool in
+            defer { changed = nil }
+            return changed == true
         }
+        if missed { rescan(reason: "a plugin directory changed while the broker started") }
         var flags: Connection.NameFlags = [.allowReplacement, .doNotQueue]
         if configuration.replace { flags.insert(.replaceExisting) }
         let answer = try await connection.requestName(Self.busName, flags: flags)
@@ -247,12 +256,22 @@ public final class Broker: Sendable {
     private func startWatching() {
         do {
             let made = try PluginWatcher(directories: configuration.pluginDirectories) { [weak self] in
-                self?.rescan(reason: "a plugin directory changed")
+                self?.directoriesChanged()
             }
             watcher.withLock { $0 = made }
         } catch {
             log(.warning, "cannot watch plugin directories (\(PlainErrorDescription.of(error))); use Reload() to pick up changes")
         }
+    }
+
+    /// A watched directory changed: rescanned now, or kept for `run()` while the broker starts.
+    private func directoriesChanged() {
+        let serving = changedBeforeServing.withLock { changed -> Bool in
+            guard changed != nil else { return true }
+            changed = true
+            return false
+        }
+        if serving { rescan(reason: "a plugin directory changed") }
     }
 
     /// Counts a crash against each plugin that was running when the

@@ -215,8 +215,9 @@ enum Report {
             rows.append(Row(name: "Launch, \(who) (host spawned, plugin loaded and initialised, first reply), "
                                 + "p50 of \(launch.samples) fresh hosts",
                             result: millis(launch.p50), target: "≤ 15 ms", met: launch.p50 <= 15_000))
-            rows.append(Row(name: "Launch, \(who), slowest of \(launch.samples)",
-                            result: millis(launch.max), target: "≤ 15 ms", met: launch.max <= 15_000))
+            rows.append(Row(name: "Launch, \(who), slowest of \(launch.samples) (the first of them beside it)",
+                            result: "\(millis(launch.max)) (first \(millis(launch.first)))", target: "≤ 15 ms",
+                            met: launch.max <= 15_000))
         }
         for (who, memory) in [("C plugin", hosts.cHosts), ("Swift SDK plugin", hosts.swiftHosts)] where !memory.isEmpty {
             let rss = memory.map(\.resident)

@@ -104,6 +104,8 @@ struct LaunchSummary: Codable, Sendable {
     var p50: Double
     var p99: Double
     var max: Double
+    /// The first of them, in launch order: for the C plugin, the broker's first launch after start-up.
+    var first: Double
 
     init(_ latencies: [Double]) {
         let distribution = Distribution(latencies)
@@ -111,6 +113,7 @@ struct LaunchSummary: Codable, Sendable {
         p50 = distribution.p50
         p99 = distribution.p99
         max = distribution.sorted.last ?? 0
+        first = latencies.first ?? 0
     }
 }
 

@@ -2,6 +2,8 @@
 #include "quickactions_host_support.h"
 
 #include <fcntl.h>
+#include <signal.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -15,4 +17,17 @@ int qa_spawn_close_from(posix_spawn_file_actions_t *actions, int from) {
 
 int qa_pipe_cloexec(int fds[2]) {
     return pipe2(fds, O_CLOEXEC);
+}
+
+static void qa_no_action(int signal) {
+    (void)signal;
+}
+
+int qa_catch_signal_without_action(int signal) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = qa_no_action;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    return sigaction(signal, &action, NULL);
 }

@@ -1,3 +1,4 @@
+import CQuickActionsHostSupport
 import Locking
 import DBus
 import Foundation
@@ -224,28 +225,30 @@ public final class Broker: Sendable {
     }
 
     private func installSignalHandlers() {
-        // Setting SIG_IGN discards a pending signal, blocked or not (POSIX), and quickactionsd
-        // blocks these from its first line: a SIGTERM sent while the broker was starting
-        // (a session ending, `systemctl stop`) waits here, and would be lost.
+        // quickactionsd blocks these from its first line, so they wait for the signal sources
+        // (a signalfd in Dispatch, which also reads one sent before it existed: a session
+        // ending while the broker started). Caught by a handler that does nothing rather than
+        // SIG_IGN, which would discard a pending signal (POSIX); sigpending only tells which
+        // arrived early, for the log.
         var pending = sigset_t()
         sigpending(&pending)
         for number in [SIGTERM, SIGINT] {
             let name = number == SIGTERM ? "SIGTERM" : "SIGINT"
-            let arrived = sigismember(&pending, number) == 1
-            signal(number, SIG_IGN)
+            let early = Locked(sigismember(&pending, number) == 1)
+            if qa_catch_signal_without_action(number) != 0 {
+                log(.warning, "cannot catch \(name): \(String(cString: strerror(errno)))")
+            }
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { [weak self] in
-                self?.log(.info, "received \(name); stopping")
+                let starting = early.withLock { arrived in
+                    defer { arrived = false }
+                    return arrived
+                }
+                self?.log(.info, starting ? "received \(name) while starting; stopping" : "received \(name); stopping")
                 self?.shutDown(status: 0)
             }
             source.resume()
             signalSources.keep(source)
-            if arrived {
-                DispatchQueue.global().async { [weak self] in
-                    self?.log(.info, "received \(name) while starting; stopping")
-                    self?.shutDown(status: 0)
-                }
-            }
         }
     }
 

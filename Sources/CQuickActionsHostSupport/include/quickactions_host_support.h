@@ -1,6 +1,6 @@
 /* What plugin hosts need of Linux that Swift's Glibc module does not export: the host's
  * parent-death signal, and for the broker that starts hosts, closing every other descriptor
- * in the child. */
+ * in the child; and for the broker, a stop signal caught without losing a pending one. */
 #ifndef QUICKACTIONS_HOST_SUPPORT_H
 #define QUICKACTIONS_HOST_SUPPORT_H
 
@@ -16,5 +16,11 @@ int qa_spawn_close_from(posix_spawn_file_actions_t *actions, int from);
 
 /* pipe2(fds, O_CLOEXEC). Returns 0, or -1 with errno set. */
 int qa_pipe_cloexec(int fds[2]);
+
+/* sigaction(signal) with a handler that does nothing, for a signal every thread blocks and a
+ * signalfd reads: delivered nowhere, as with SIG_IGN, but a pending one stays pending (setting
+ * SIG_IGN discards it), so the signalfd still reads a signal sent before it existed. Returns
+ * 0, or -1 with errno set. */
+int qa_catch_signal_without_action(int signal);
 
 #endif

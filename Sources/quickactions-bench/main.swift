@@ -1,6 +1,7 @@
 import DBus
 import Foundation
 import Glibc
+import QuickActionsAPI
 import QuickActionsTestSupport
 
 /// Prints one progress line on stderr.
@@ -122,6 +123,19 @@ func runBenchmark(_ options: BenchOptions) throws(BenchError) -> BenchResults {
         ] {
             subjects.append((Subject(alias: label, of: broker, hostOf: appID),
                              .perform(destination: BrokerBenchmark.busName, appID: appID, type: type)))
+        }
+        // The message floor answers with BundleGenerator.message on the word of the plugins'
+        // sources: checked here, so the broker and its floor cannot drift into unequal replies.
+        for appID in [BundleGenerator.cMessageAppID, BundleGenerator.swiftMessageAppID,
+                      BundleGenerator.hostCMessageAppID, BundleGenerator.hostSwiftMessageAppID] {
+            let template = CallTemplate.perform(
+                destination: BrokerBenchmark.busName, appID: appID, type: BundleGenerator.messageType)
+            let reply = try connection.blockingCall(template, label: "\(appID) Perform")
+            let message = reply.count == 2 ? reply[1].dictionary?[.string(BrokerAPI.ResultKey.message)]?.string : nil
+            guard message == BundleGenerator.message else {
+                throw .calls(subject: appID, reason: "completed with message \(message.map { "\"\($0)\"" } ?? "none"), "
+                    + "but the message floor answers \"\(BundleGenerator.message)\"")
+            }
         }
     }
 

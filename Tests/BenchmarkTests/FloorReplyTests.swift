@@ -28,16 +28,12 @@ import Testing
             environment: harness.bus.environment(), directory: harness.directory, name: "floor")
         defer { floor.stop() }
         var answer: CommandResult?
-        let deadline = ContinuousClock.now + .seconds(20)
-        while ContinuousClock.now < deadline {
+        _ = try await eventually(.seconds(20)) {
             let result = try await harness.busctl(
                 ["--json=short", "call", "--", name, "/org/quickactions/Broker1", "org.quickactions.Broker1",
                  "Perform", "ssa{sv}", Self.appID, type, "0"])
-            if result.status == 0 {
-                answer = result
-                break
-            }
-            try await Task.sleep(for: .milliseconds(50))
+            if result.status == 0 { answer = result }
+            return answer != nil
         }
         let reply = try #require(answer, "the floor never answered: \(floor.standardError)")
         #expect(reply.stdout == broker.stdout, "floor \(reply.stdout), broker \(broker.stdout)")

@@ -152,12 +152,3 @@ func keepLoaded(_ plugin: LoadedPlugin) -> LoadedPlugin {
     return plugin
 }
 
-/// Waits up to `timeout` for `condition`, checking every 20 ms; true once it holds.
-func eventually(_ timeout: Duration = .seconds(10), _ condition: () async throws -> Bool) async rethrows -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if try await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(20))
-    }
-    return try await condition()
-}

@@ -61,13 +61,3 @@ struct ItemJSON {
         (fields["user-info"] as? [String: Any])?["data"] as? [String: Any]
     }
 }
-
-/// Waits up to `timeout` for `condition` to hold, checking every 20 ms.
-func eventually(_ timeout: Duration = .seconds(10), _ condition: () async throws -> Bool) async rethrows -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if try await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(20))
-    }
-    return try await condition()
-}

@@ -69,16 +69,6 @@ enum CLIFixtures {
         items: [TestBundle.item("hello", "Never loads")])
 }
 
-/// Waits up to `timeout` for `condition`, checking every 20 ms.
-func eventually(_ timeout: Duration = .seconds(15), _ condition: () async throws -> Bool) async rethrows -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if try await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(20))
-    }
-    return try await condition()
-}
-
 extension CommandResult {
     /// stderr's lines.
     var stderrLines: [Substring] { stderr.split(separator: "\n") }

@@ -140,16 +140,6 @@ enum ProcessMemory {
     }
 }
 
-/// Waits up to `timeout` for `condition`, checking every 20 ms.
-func eventually(_ timeout: Duration = .seconds(15), _ condition: () async throws -> Bool) async rethrows -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if try await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(20))
-    }
-    return try await condition()
-}
-
 /// How many times `needle` occurs in `text`.
 func occurrences(of needle: String, in text: String) -> Int {
     text.components(separatedBy: needle).count - 1

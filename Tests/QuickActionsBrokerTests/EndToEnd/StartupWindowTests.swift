@@ -27,6 +27,12 @@ import Testing
         // `run()` starts.
         try await Task.sleep(for: .milliseconds(400))
 
+        // run() catches SIGTERM and SIGINT for the broker's stop; in this test process they
+        // must stop the tests again afterwards.
+        defer {
+            signal(SIGTERM, SIG_DFL)
+            signal(SIGINT, SIG_DFL)
+        }
         let running = Task { try await broker.run() }
         let listed = await eventually {
             guard let reply = try? await Command.run("busctl", [

@@ -19,8 +19,13 @@ extension UnsafePointer where Pointee == qa_plugin {
     ///
     /// Built once per plugin type and kept until the process exits, as the
     /// header requires; later calls return the same descriptor.
+    ///
+    /// Without a `name`, the descriptor names the type, as `String(describing:)` would
+    /// ("MusicPlugin"), but read straight from its metadata: describing a type asks the runtime
+    /// whether it conforms to the description protocols, a scan of every conformance record of
+    /// every loaded image, which was nearly all that the entry cost at a launch.
     public init<P: QuickActionsPlugin>(_ type: P.Type, name: String? = nil) {
-        self = DescriptorRegistry.descriptor(for: type, name: name ?? String(describing: type))
+        self = DescriptorRegistry.descriptor(for: type, name: name)
     }
 }
 
@@ -38,8 +43,9 @@ enum DescriptorRegistry {
         return (MemoryLayout<qa_plugin>.size + alignment - 1) / alignment * alignment
     }()
 
-    static func descriptor<P: QuickActionsPlugin>(for type: P.Type, name: String) -> UnsafePointer<qa_plugin> {
+    static func descriptor<P: QuickActionsPlugin>(for type: P.Type, name: String?) -> UnsafePointer<qa_plugin> {
         registry.descriptor(for: ObjectIdentifier(type)) {
+            let name = name ?? _typeName(type, qualified: false)
             let factory = PluginFactory { host in try P(host: host) }
             let size = factoryOffset + MemoryLayout<UnsafeRawPointer>.size
             let block = UnsafeMutableRawPointer.allocate(

@@ -143,6 +143,14 @@ import Testing
         #expect(isLoaded(bundle.library.path))
     }
 
+    /// `PluginEntry(SwiftTestPlugin.self)` gives no name: the SDK names the descriptor after the type.
+    @Test func aSwiftPluginWithoutANameIsNamedAfterItsType() throws {
+        let bundle = try TestBundle(plugin: TestPlugins.swiftPlugin)
+        defer { bundle.remove() }
+        let plugin = try load(bundle, recorder: Recorder())
+        #expect(plugin.name == "SwiftTestPlugin")
+    }
+
     @Test func errorDescriptionsNameThePathAndTheReason() {
         let error = PluginLoadError.initFailed(library: "/p/App.bundle/lib.so", message: "boom")
         #expect(error.description == "plugin /p/App.bundle/lib.so: init failed: boom")

@@ -90,7 +90,8 @@ var package = Package(
         .target(
             name: "QuickActionsHost",
             dependencies: [
-                "CQuickActionsPlugin", "QuickActionsABI", "QuickActionsModel", "QuickActionsIconFiles", "Locking", "WorkQueues",
+                "CQuickActionsPlugin", "CQuickActionsHostSupport", "QuickActionsABI", "QuickActionsModel",
+                "QuickActionsIconFiles", "Locking", "WorkQueues",
             ],
             swiftSettings: hostLinked
         ),
@@ -199,7 +200,7 @@ var package = Package(
             dependencies: ["QuickActionsCLI", "DBus", "QuickActionsTestSupport", "QuickActionsModel", "QuickActionsBundles"],
             swiftSettings: strict),
         .testTarget(
-            name: "QuickActionsHostTests", dependencies: ["QuickActionsHost", "QuickActionsABI", "Locking"],
+            name: "QuickActionsHostTests", dependencies: ["QuickActionsHost", "QuickActionsABI", "CQuickActionsHostSupport", "Locking"],
             swiftSettings: strict),
         // Load, faults, bad input and crash consistency against a real broker on private buses.
         .testTarget(

@@ -1,7 +1,9 @@
 #define _GNU_SOURCE
 #include "quickactions_host_support.h"
 
+#include <dlfcn.h>
 #include <fcntl.h>
+#include <link.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -30,4 +32,19 @@ int qa_catch_signal_without_action(int signal) {
     sigemptyset(&action.sa_mask);
     action.sa_flags = SA_RESTART;
     return sigaction(signal, &action, NULL);
+}
+
+const char *qa_loaded_library_path(const char *soname) {
+    void *handle = dlopen(soname, RTLD_LAZY | RTLD_NOLOAD);
+    if (handle == NULL) {
+        return NULL;
+    }
+    struct link_map *map = NULL;
+    const char *path = NULL;
+    if (dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map != NULL && map->l_name != NULL && map->l_name[0] == '/') {
+        path = map->l_name;
+    }
+    /* Only drops the reference RTLD_NOLOAD took: the library was loaded before and stays. */
+    dlclose(handle);
+    return path;
 }

@@ -1,3 +1,4 @@
+import CQuickActionsHostSupport
 import Glibc
 
 /// A plugin library opened with `dlopen` through the descriptor that
@@ -45,27 +46,14 @@ final class DynamicLibrary: @unchecked Sendable {
     }
 
     /// The folder this process's libswiftCore.so was loaded from (the toolchain's, or the one
-    /// installed beside the broker), or nil for a process without the Swift runtime.
+    /// installed beside the broker), or nil for a process without the Swift runtime. Asked of the
+    /// dynamic loader (its link map), not read from /proc/self/maps: a Swift plugin's launch
+    /// reads no file and splits no text for it.
     static let runtimeFolder: String? = {
-        // /proc/self/maps names each mapped file; dladdr would need _GNU_SOURCE's Dl_info.
-        let fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16384)
-        while true {
-            let got = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if got < 0 && errno == EINTR { continue }
-            guard got > 0 else { break }
-            bytes += chunk[0..<got]
-        }
-        let suffix = "/libswiftCore.so"
-        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
-            guard let start = line.firstIndex(of: "/"), line.hasSuffix(suffix) else { continue }
-            let path = line[start...]
-            return String(path.dropLast(suffix.count))
-        }
-        return nil
+        guard let loaded = qa_loaded_library_path("libswiftCore.so") else { return nil }
+        let path = String(cString: loaded)
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")), slash != path.utf8.startIndex else { return nil }
+        return String(path[..<slash])
     }()
 
     /// Loads the Swift runtime libraries the library on `descriptor` needs and this process has

@@ -1,3 +1,4 @@
+import CQuickActionsHostSupport
 import Foundation
 import Glibc
 import Testing
@@ -45,11 +46,21 @@ import Testing
     @Test func theRuntimeFolderIsTheOneLibswiftCoreWasLoadedFrom() throws {
         let folder = try #require(DynamicLibrary.runtimeFolder)
         var info = stat()
-        #expect(stat(folder + "/libswiftCore.so", &info) == 0, "\(folder)")
-        // procfs files have no size: read to the end.
+        try #require(stat(folder + "/libswiftCore.so", &info) == 0, "\(folder)")
+        // The very file mapped, by device and inode (the loader's path may go through a
+        // symbolic link that /proc/self/maps shows resolved). procfs files have no size: read to the end.
         let handle = try #require(FileHandle(forReadingAtPath: "/proc/self/maps"))
         defer { try? handle.close() }
         let maps = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
-        #expect(maps.contains(" " + folder + "/libswiftCore.so\n"), "\(folder)")
+        let mapped = maps.split(separator: "\n").filter { $0.hasSuffix("/libswiftCore.so") }.compactMap { line -> UInt64? in
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            return fields.count >= 6 ? UInt64(fields[4]) : nil
+        }
+        #expect(!mapped.isEmpty, "no libswiftCore.so in /proc/self/maps")
+        #expect(mapped.allSatisfy { $0 == UInt64(info.st_ino) }, "\(folder): inode \(info.st_ino), mapped \(mapped)")
+    }
+
+    @Test func aLibraryNotLoadedHasNoPath() {
+        #expect(qa_loaded_library_path("libquickactions-never-loaded.so.9") == nil)
     }
 }

@@ -1,6 +1,7 @@
 /* What plugin hosts need of Linux that Swift's Glibc module does not export: the host's
  * parent-death signal, and for the broker that starts hosts, closing every other descriptor
- * in the child; and for the broker, a stop signal caught without losing a pending one. */
+ * in the child; for the broker, a stop signal caught without losing a pending one; and for
+ * the plugin loader, where a library this process loaded came from. */
 #ifndef QUICKACTIONS_HOST_SUPPORT_H
 #define QUICKACTIONS_HOST_SUPPORT_H
 
@@ -22,5 +23,11 @@ int qa_pipe_cloexec(int fds[2]);
  * SIG_IGN discards it), so the signalfd still reads a signal sent before it existed. Returns
  * 0, or -1 with errno set. */
 int qa_catch_signal_without_action(int signal);
+
+/* The path a library already loaded into this process was loaded from, as the dynamic loader
+ * found it (its link map's l_name), for a library named `soname` (as in a DT_NEEDED entry, such
+ * as "libswiftCore.so"); NULL when no library of that name is loaded. The dynamic loader keeps
+ * the string as long as the library stays loaded. Loads nothing (RTLD_NOLOAD), reads no file. */
+const char *qa_loaded_library_path(const char *soname);
 
 #endif

@@ -47,8 +47,8 @@ import Testing
         let folder = try #require(DynamicLibrary.runtimeFolder)
         var info = stat()
         try #require(stat(folder + "/libswiftCore.so", &info) == 0, "\(folder)")
-        // The very file mapped, by device and inode (the loader's path may go through a
-        // symbolic link that /proc/self/maps shows resolved). procfs files have no size: read to the end.
+        // The very file mapped, by inode (the loader's path may go through a symbolic link that
+        // /proc/self/maps shows resolved). procfs files have no size: read to the end.
         let handle = try #require(FileHandle(forReadingAtPath: "/proc/self/maps"))
         defer { try? handle.close() }
         let maps = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)

@@ -1,3 +1,4 @@
+import DBus
 import Glibc
 import QuickActionsAPI
 
@@ -66,7 +67,7 @@ public enum QuickActionsCLI {
             return ExitCode.success.rawValue
         case .run(let name, let parsed, let globals):
             guard let type = commands.first(where: { $0.spec.name == name }) else {
-                report(UsageError("unknown command '\(name)'"), console: console)
+                report(UsageError("unknown command \(name.quoted(mark: "'"))"), console: console)
                 return ExitCode.usage.rawValue
             }
             let command: any CLICommand

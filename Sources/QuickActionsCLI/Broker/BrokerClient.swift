@@ -72,15 +72,15 @@ public final class BrokerClient: Sendable {
         let brokerTimeout = options.timeoutMilliseconds ?? BrokerAPI.maximumTimeoutMilliseconds
         let wait = Duration.milliseconds(Int64(brokerTimeout)) + .seconds(10)
         let reply = try await call(BrokerAPI.Member.perform, [.string(app), .string(type), options.value], timeout: wait,
-                                   what: "Perform of '\(type)' of app '\(app)'")
+                                   what: "Perform of \(type.quoted(mark: "'")) of app \(app.quoted(mark: "'"))")
         return try PerformResult(decoding: reply)
     }
 
     /// `ForgetApplication(app_id)`: how many stored items were removed.
     public func forget(app: String) async throws(CLIError) -> UInt32 {
-        let reply = try await call(BrokerAPI.Member.forgetApplication, [.string(app)], what: "ForgetApplication of '\(app)'")
+        let reply = try await call(BrokerAPI.Member.forgetApplication, [.string(app)], what: "ForgetApplication of \(app.quoted(mark: "'"))")
         guard case .uint32(let removed)? = reply.first else {
-            throw .failed("the broker answered ForgetApplication of '\(app)' with \(reply), not a count")
+            throw .failed("the broker answered ForgetApplication of \(app.quoted(mark: "'")) with \(reply), not a count")
         }
         return removed
     }
@@ -88,7 +88,7 @@ public final class BrokerClient: Sendable {
     /// `ForgetUsage(app_id)`: clears one app's usage history, or every app's for "";
     /// returns how many items had one.
     public func forgetUsage(app: String) async throws(CLIError) -> UInt32 {
-        let reply = try await call(BrokerAPI.Member.forgetUsage, [.string(app)], what: app.isEmpty ? nil : "ForgetUsage of app '\(app)'")
+        let reply = try await call(BrokerAPI.Member.forgetUsage, [.string(app)], what: app.isEmpty ? nil : "ForgetUsage of app \(app.quoted(mark: "'"))")
         guard case .uint32(let count)? = reply.first else {
             throw .failed("the broker answered ForgetUsage with something other than a count")
         }

@@ -1,3 +1,5 @@
+import DBus
+
 /// Which of an app's current items a command line names: by id (`--id`, or an ITEM that is
 /// an id), else by type when exactly one item has it. Ids win over types: a static item's id
 /// is its type, so `invoke APP compose` is the static item even when dynamic ones share it.
@@ -13,11 +15,11 @@ struct ItemSelection: Sendable, Equatable {
     func resolve(in items: [Item], app: String) throws(CLIError) -> Item {
         if let id {
             guard let item = items.first(where: { $0.id == id }) else {
-                throw .notFound("app '\(app)' has no current item with id '\(id)'")
+                throw .notFound("app \(app.quoted(mark: "'")) has no current item with id \(id.quoted(mark: "'"))")
             }
             if let named = self.item, named != item.type, named != item.id {
                 throw .usage(UsageError(
-                    "the item with id '\(id)' has type '\(item.type)', not '\(named)'; give one of them"))
+                    "the item with id \(id.quoted(mark: "'")) has type \(item.type.quoted(mark: "'")), not \(named.quoted(mark: "'")); give one of them"))
             }
             return item
         }
@@ -26,14 +28,14 @@ struct ItemSelection: Sendable, Equatable {
         let ofType = items.filter { $0.type == named }
         switch ofType.count {
         case 0:
-            throw .notFound("app '\(app)' has no current item with id or type '\(named)'")
+            throw .notFound("app \(app.quoted(mark: "'")) has no current item with id or type \(named.quoted(mark: "'"))")
         case 1:
             return ofType[0]
         default:
             let width = ofType.map(\.id.count).max() ?? 0
             let lines = ofType.map { "  \($0.id.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.title)" }
             throw .usage(UsageError(
-                "'\(named)' is the type of \(ofType.count) items of app '\(app)'; name one by its id:\n"
+                "\(named.quoted(mark: "'")) is the type of \(ofType.count) items of app \(app.quoted(mark: "'")); name one by its id:\n"
                     + lines.joined(separator: "\n")))
         }
     }

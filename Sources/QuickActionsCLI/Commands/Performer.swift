@@ -1,3 +1,4 @@
+import DBus
 import Dispatch
 import Glibc
 
@@ -78,6 +79,6 @@ struct Performer: Sendable {
     /// The line saying the plugin reported failure.
     func failureLine(_ result: PerformResult) -> String {
         let reason = result.message.map { BrokerErrorMapping.oneLine($0) } ?? "no message"
-        return "'\(type)' of app '\(app)' failed: \(reason)"
+        return "\(type.quoted(mark: "'")) of app \(app.quoted(mark: "'")) failed: \(reason)"
     }
 }

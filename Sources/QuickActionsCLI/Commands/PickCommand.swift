@@ -1,3 +1,4 @@
+import DBus
 import QuickActionsAPI
 
 /// `quickactions pick`: the desktop-launcher flow. Offers every item to a
@@ -59,7 +60,7 @@ struct PickCommand: CLICommand {
         app = arguments.positional(0)
         if app?.isEmpty == true { throw UsageError("<app-id> is empty") }
         if let pickerCommand, pickerCommand.allSatisfy(\.isWhitespace) {
-            throw UsageError("--picker '\(pickerCommand)' is empty: name a command such as 'rofi -dmenu'")
+            throw UsageError("--picker \(pickerCommand.quoted(mark: "'")) is empty: name a command such as 'rofi -dmenu'")
         }
         locale = try CommonOptions.locale(arguments)
         let values = arguments.allValues("arg")
@@ -126,7 +127,7 @@ struct PickCommand: CLICommand {
             (try await broker.listApplications()).map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         let menu = PickMenu(groups: groups, names: names)
         guard !menu.entries.isEmpty else {
-            throw .failed(app.map { "there is nothing to pick: app '\($0)' offers no quick action" }
+            throw .failed(app.map { "there is nothing to pick: app \($0.quoted(mark: "'")) offers no quick action" }
                 ?? "there is nothing to pick: no app offers a quick action")
         }
         let picker = Picker.detect(

@@ -1,3 +1,4 @@
+import DBus
 import Dispatch
 import Glibc
 
@@ -67,7 +68,7 @@ enum ChildProcess {
         guard spawned == 0 else {
             close(inPipe[1])
             close(outPipe[0])
-            throw .system(what: "starting '\(arguments[0])'", errno: spawned)
+            throw .system(what: "starting \(arguments[0].quoted(mark: "'"))", errno: spawned)
         }
 
         // Feed stdin on another thread so a picker that prints before it has

@@ -1,3 +1,4 @@
+import DBus
 import Glibc
 
 /// The program that lets the user choose an item: the one named with
@@ -55,9 +56,9 @@ enum Picker: Sendable, Equatable {
         case .prompt:
             return try NumberedPrompt(menu: menu, console: console).ask()
         case .shell(let command):
-            return try await runExternal(["/bin/sh", "-c", command], describedAs: "'\(command)'", menu: menu)
+            return try await runExternal(["/bin/sh", "-c", command], describedAs: command.quoted(mark: "'"), menu: menu)
         case .program(let arguments):
-            return try await runExternal(arguments, describedAs: "'\(arguments[0])'", menu: menu)
+            return try await runExternal(arguments, describedAs: arguments[0].quoted(mark: "'"), menu: menu)
         }
     }
 
@@ -92,7 +93,7 @@ enum Picker: Sendable, Equatable {
         }
         guard let entry = menu.entry(forOutput: outcome.output) else {
             let line = outcome.output.split(whereSeparator: \.isNewline).first.map(String.init) ?? outcome.output
-            throw .notFound("the picker \(name) chose '\(DisplayWidth.sanitize(line))', which is not one of the offered actions")
+            throw .notFound("the picker \(name) chose \(line.quoted(mark: "'")), which is not one of the offered actions")
         }
         return entry
     }

@@ -3,6 +3,12 @@ import Locking
 /// Work handed to a ``MainLoop`` from any thread, run on the loop thread between
 /// dispatches, in the order it was queued. For short work only: the loop serves nothing
 /// else while a piece runs (no plugin code ever runs here).
+///
+/// A piece that was queued runs, whatever happens to the loop: callers wait for theirs
+/// (closing a connection or a server from another thread waits on a semaphore the piece
+/// signals), so dropping one would leave its caller waiting forever. When the loop stops,
+/// from any thread or because its bus went away, it runs what was queued before the stop
+/// as its last act; only work offered after that is refused, and the caller does it itself.
 final class LoopWorkQueue: Sendable {
     private struct State {
         var pieces: [@Sendable () -> Void] = []
@@ -11,7 +17,8 @@ final class LoopWorkQueue: Sendable {
 
     private let state = Locked(State())
 
-    /// Queues `body`; false, queueing nothing, once the loop is stopping.
+    /// Queues `body`, which then runs on the loop thread, at the latest as the loop ends;
+    /// false, queueing nothing, once the loop is stopping.
     func enqueue(_ body: @escaping @Sendable () -> Void) -> Bool {
         state.withLock { state in
             guard !state.halted else { return false }
@@ -31,11 +38,8 @@ final class LoopWorkQueue: Sendable {
         for piece in pieces { piece() }
     }
 
-    /// Drops what is queued and refuses more.
+    /// Refuses more work; what is queued stays, for the loop's last ``runAll()``.
     func halt() {
-        state.withLock { state in
-            state.halted = true
-            state.pieces.removeAll()
-        }
+        state.withLock { $0.halted = true }
     }
 }

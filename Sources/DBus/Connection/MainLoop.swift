@@ -220,7 +220,8 @@ final class MainLoop: @unchecked Sendable {
     /// Stops the loop and waits for its thread to end. Safe to call twice and from the loop
     /// thread itself (then it does not wait; a later stop() from another thread joins, or the
     /// thread detaches itself as it ends).
-    /// Work queued and not yet run is dropped.
+    /// Work queued before the stop still runs, on the loop thread, as the loop ends; work
+    /// offered after it is refused (``enqueue(_:)`` returns false).
     func stop() {
         let onLoopThread = isLoopThread
         let thread = state.withLock { state -> pthread_t? in
@@ -265,7 +266,8 @@ final class MainLoop: @unchecked Sendable {
         _ = write(wakeFD, &one, MemoryLayout<UInt64>.size)
     }
 
-    /// Queues `body` to run on the loop thread between dispatches; false once stopping.
+    /// Queues `body` to run on the loop thread between dispatches (or as the loop ends, if it
+    /// stops first); false, queueing nothing, once stopping.
     @discardableResult
     func enqueue(_ body: @escaping @Sendable () -> Void) -> Bool {
         guard work.enqueue(body) else { return false }
@@ -306,6 +308,10 @@ final class MainLoop: @unchecked Sendable {
             }
             fireExpiredTimers()
         }
+        // Whatever ended the loop (a stop, from any thread, or epoll failing), its last act is
+        // the work queued before: its callers may be waiting for it. Nothing is queued after.
+        work.halt()
+        work.runAll()
     }
 
     /// libdbus's wake-up function, called with the connection's lock held (nothing here may

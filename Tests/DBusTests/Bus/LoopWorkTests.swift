@@ -40,6 +40,39 @@ import Testing
         #expect(order.withLock { $0 } == Array(0..<100))
     }
 
+    /// A loop that stops itself (its connection closed or its bus lost, on the loop thread)
+    /// while other work is queued still runs that work: the callers of such work (closing
+    /// a peer server or a shared connection from another thread) wait for it, and a broker
+    /// told to stop just as its bus went away once waited forever.
+    @Test func workQueuedBeforeTheLoopStopsItselfStillRuns() async throws {
+        let service = try await TestService()
+        let connection = try service.client()
+        let running = DispatchSemaphore(value: 0)
+        let gate = DispatchSemaphore(value: 0)
+        let ran = DispatchSemaphore(value: 0)
+        let (first, second) = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                // The first piece holds the loop until the second is queued behind it, then
+                // closes the connection, which stops its own loop from the loop thread.
+                let first = connection.onLoopThread {
+                    running.signal()
+                    gate.wait()
+                    connection.close()
+                }
+                running.wait()
+                let second = connection.onLoopThread { ran.signal() }
+                gate.signal()
+                continuation.resume(returning: (first, second))
+            }
+        }
+        #expect(first && second)
+        #expect(ran.wait(timeout: .now() + .seconds(10)) == .success)
+        let late = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: connection.onLoopThread {}) }
+        }
+        #expect(!late)
+    }
+
     @Test func workIsRefusedOnceTheConnectionIsClosed() async throws {
         let service = try await TestService()
         let connection = try service.client()

@@ -162,7 +162,9 @@ var package = Package(
 
         // MARK: Test support and tests
         // Test buses, processes, bundles, and InterfaceProof (which needs DBus).
-        .target(name: "QuickActionsTestSupport", dependencies: ["DBus", "QuickActionsAPI"], swiftSettings: strict),
+        .target(
+            name: "QuickActionsTestSupport", dependencies: ["CQuickActionsHostSupport", "DBus", "QuickActionsAPI"],
+            swiftSettings: strict),
         .testTarget(
             name: "DBusTests",
             dependencies: ["DBus", "QuickActionsTestSupport", "Locking"],

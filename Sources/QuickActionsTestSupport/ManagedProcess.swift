@@ -6,8 +6,10 @@ import Glibc
 /// The child runs under a small `sh` wrapper that holds the read end of a
 /// pipe whose write end only this process has. Closing it — by `stop()`,
 /// `deinit`, or the test process dying in any way, a crash included — makes
-/// the wrapper send SIGTERM to the child. So no test leaves a dbus-daemon or
-/// broker running behind it.
+/// the wrapper send SIGTERM to the child, and SIGKILL if it is still there 10 s
+/// later (when the test process is gone, nothing else would: a broker that hung
+/// in its shutdown once outlived the test run). So no test leaves a dbus-daemon
+/// or broker running behind it.
 public final class ManagedProcess: @unchecked Sendable {
     // @unchecked Sendable: mutable state (`status`, `lifeline`) is only
     // touched under `lock`.
@@ -29,7 +31,16 @@ public final class ManagedProcess: @unchecked Sendable {
         "$@" </dev/null &
         child=$!
         echo "$child" > "$QA_TEST_PIDFILE"
-        { cat <&3 >/dev/null; kill -TERM "$child" 2>/dev/null; } &
+        {
+            cat <&3 >/dev/null
+            kill -TERM "$child" 2>/dev/null
+            tries=0
+            while [ "$tries" -lt 100 ] && kill -0 "$child" 2>/dev/null; do
+                sleep 0.1
+                tries=$((tries + 1))
+            done
+            kill -KILL "$child" 2>/dev/null
+        } &
         watcher=$!
         wait "$child"
         status=$?

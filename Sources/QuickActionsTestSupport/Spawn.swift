@@ -1,3 +1,4 @@
+import CQuickActionsHostSupport
 import Foundation
 import Glibc
 
@@ -9,6 +10,11 @@ import Glibc
 /// signals, so a child started from them could never be stopped with SIGTERM
 /// and a shell in it would wait forever for SIGCHLD. Every process a test
 /// starts goes through here instead.
+///
+/// The child gets standard input, output and error and no other descriptor:
+/// tests run in parallel in one process, and a child that kept another test's
+/// sockets or lifeline pipe (see ``ManagedProcess``) would keep that test's
+/// bus or broker from seeing it end.
 enum Spawn {
     struct Child {
         let pid: pid_t
@@ -25,9 +31,9 @@ enum Spawn {
     ) throws -> Child {
         var fds: [Int32] = [-1, -1]
         if pipeStdin {
-            guard pipe(&fds) == 0 else { throw TestSupportError("pipe: errno \(errno)") }
-            _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+            // Close-on-exec from the start: a child another test spawns meanwhile must not
+            // inherit either end.
+            guard qa_pipe_cloexec(&fds) == 0 else { throw TestSupportError("pipe2: errno \(errno)") }
         }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -39,6 +45,11 @@ enum Spawn {
         }
         posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_APPEND, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        let closing = qa_spawn_close_from(&actions, 3)
+        guard closing == 0 else {
+            if pipeStdin { close(fds[0]); close(fds[1]) }
+            throw TestSupportError("posix_spawn_file_actions_addclosefrom_np: \(String(cString: strerror(closing)))")
+        }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)

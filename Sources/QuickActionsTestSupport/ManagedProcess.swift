@@ -28,7 +28,7 @@ public final class ManagedProcess: @unchecked Sendable {
 
     private static let wrapper = """
         exec 3<&0
-        "$@" </dev/null &
+        "$@" </dev/null 3<&- &
         child=$!
         echo "$child" > "$QA_TEST_PIDFILE"
         {
@@ -110,13 +110,19 @@ public final class ManagedProcess: @unchecked Sendable {
         return exitStatus
     }
 
-    /// Ends the child: SIGTERM through the lifeline, then SIGKILL after 5 s.
-    public func stop() {
+    /// Closes the lifeline and returns at once, as the test process dying would: the wrapper
+    /// alone then ends the child. For the tests of that.
+    func abandon() {
         lock.lock()
         let writer = lifeline
         lifeline = nil
         lock.unlock()
         if let writer { close(writer) }
+    }
+
+    /// Ends the child: SIGTERM through the lifeline, then SIGKILL after 5 s.
+    public func stop() {
+        abandon()
         if waitForExit(timeout: .seconds(5)) == nil {
             if let pid { kill(pid, SIGKILL) }
             kill(wrapperPID, SIGKILL)

@@ -125,7 +125,7 @@ import Testing
             listing.withLock { $0 = result }
             listed.signal()
         }
-        try await Task.detached { _ = entered.wait(timeout: .now() + 30) }.value
+        await Task.detached { _ = entered.wait(timeout: .now() + 30) }.value
         do {
             // The listing is being read (blocked in a getter): Ping on the same object still answers.
             _ = try await client.call(destination: Self.name, path: Server.path(0), interface: "org.freedesktop.DBus.Peer",
@@ -134,7 +134,7 @@ import Testing
             Issue.record("Ping was not answered while a listing was read: \(error)")
         }
         release.signal()
-        try await Task.detached { _ = listed.wait(timeout: .now() + 30) }.value
+        await Task.detached { _ = listed.wait(timeout: .now() + 30) }.value
         let reply = try #require(listing.withLock { $0 }).get()
         #expect(Self.values(try reply.arguments()).values.sorted() == [0, 1, 2])
     }
@@ -164,11 +164,11 @@ import Testing
             order.withLock { $0.append((try? result.get()) == nil ? "listing failed" : "reply") }
             done.signal()
         }
-        try await Task.detached { _ = entered.wait(timeout: .now() + 30) }.value
+        await Task.detached { _ = entered.wait(timeout: .now() + 30) }.value
         // Emitted while the promised listing is still being read: held behind its reply.
         try server.connection.emit(path: Self.manager, interface: Self.interface, member: "Changed")
         release.signal()
-        try await Task.detached {
+        await Task.detached {
             _ = done.wait(timeout: .now() + 30)
             _ = done.wait(timeout: .now() + 30)
         }.value
@@ -176,7 +176,7 @@ import Testing
 
         // With no listing in flight, a signal goes out at once.
         try server.connection.emit(path: Self.manager, interface: Self.interface, member: "Changed")
-        try await Task.detached { _ = done.wait(timeout: .now() + 30) }.value
+        await Task.detached { _ = done.wait(timeout: .now() + 30) }.value
         #expect(order.withLock { $0 } == ["reply", "signal", "signal"])
     }
 

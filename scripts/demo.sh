@@ -10,19 +10,25 @@ cd "$(dirname "$0")/.."
 
 scripts/ensure-deps.sh
 echo "==> Building"
-swift build --product quickactionsd >/dev/null
-swift build --product quickactions >/dev/null
-swift build --product quickactions-bundle >/dev/null
-for product in QuickActionsExampleContacts QuickActionsExampleStacks QuickActionsExampleMusic QuickActionsExampleFavorites; do
+# Every Perform runs in a plugin host (quickactions-host), one process per app: without it the
+# first invoke fails. One `swift build --product` per product, as a plain build would also
+# build the tests' plugins.
+for product in quickactionsd quickactions quickactions-host quickactions-bundle \
+  QuickActionsExampleContacts QuickActionsExampleStacks QuickActionsExampleMusic QuickActionsExampleFavorites; do
   swift build --product "$product" >/dev/null
 done
 bin=$(swift build --show-bin-path)
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/quickactions-demo.XXXXXX")
 pids=()
+# The broker stops first, then the bus: a broker that loses its bus before SIGTERM reaches it
+# would exit without its orderly stop.
 cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  local index
+  for ((index = ${#pids[@]} - 1; index >= 0; index--)); do
+    kill "${pids[index]}" 2>/dev/null || true
+    wait "${pids[index]}" 2>/dev/null || true
+  done
   rm -rf "$work"
 }
 trap cleanup EXIT

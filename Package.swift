@@ -118,6 +118,11 @@ var package = Package(
             ],
             swiftSettings: strict
         ),
+        // MARK: Providers
+        // The seam every item provider stands on (issue 33): apps and items as providers give
+        // them, the installed applications they share, launching. The broker knows only this.
+        .target(name: "QuickActionsProviding", dependencies: ["QuickActionsModel"], swiftSettings: strict),
+
         // MARK: Bridges
         // Desktop entry actions (issue 15): every app's items on its icon, in every freedesktop desktop.
         .target(name: "QuickActionsDesktopEntries", dependencies: ["DBus", "FolderWatching", "QuickActionsAPI", "Locking"], swiftSettings: strict),
@@ -223,6 +228,7 @@ var package = Package(
             exclude: ["Scripts"],
             swiftSettings: strict),
         .testTarget(name: "BenchmarkTests", dependencies: ["QuickActionsTestSupport"], swiftSettings: strict),
+        .testTarget(name: "QuickActionsProvidingTests", dependencies: ["QuickActionsProviding"], swiftSettings: strict),
     ]
 )
 

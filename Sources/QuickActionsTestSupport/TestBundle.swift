@@ -13,6 +13,8 @@ public struct TestBundle: Sendable {
     /// lproj name → InfoPlist.strings text.
     public var strings: [String: String]
     public var extraInfo: [String: any Sendable]
+    /// Further files inside the bundle (icons), by path relative to it.
+    public var files: [String: String] = [:]
 
     public init(
         appID: String, library: String = "QATestSwiftPlugin", name: String? = nil, version: String? = "1.0",
@@ -66,6 +68,11 @@ public struct TestBundle: Sendable {
             let folder = bundle.appendingPathComponent("\(lproj).lproj")
             try files.createDirectory(at: folder, withIntermediateDirectories: true)
             try Data(text.utf8).write(to: folder.appendingPathComponent("InfoPlist.strings"))
+        }
+        for (path, text) in self.files {
+            let file = bundle.appendingPathComponent(path)
+            try files.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: file)
         }
         try files.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bundle.path)
         return bundle

@@ -6,6 +6,8 @@ enum CommonOptions {
         "json",
         help: "Print the data as one JSON document (sorted keys), for scripts; a failure prints "
             + "{\"error\": {\"name\", \"message\"}} there too.")
+    static let wide = OptionSpec(
+        "wide", help: "Show every cell whole instead of fitting rows to the terminal's width.")
     static let locale = OptionSpec(
         "locale", kind: .value(name: "locale"),
         help: "Titles in this locale, e.g. de_DE (default: the broker's own locale).")

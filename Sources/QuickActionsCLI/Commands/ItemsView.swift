@@ -6,15 +6,23 @@ enum ItemsView {
     static func itemColumns() -> [Table.Column] {
         [
             Table.Column("TITLE", flexible: true),
-            Table.Column("SUBTITLE", flexible: true, style: { $0.dim($1) }),
-            Table.Column("ID", flexible: true),
-            Table.Column("ICON", flexible: true, style: { $0.dim($1) }),
-            Table.Column("ORIGIN", style: { style, text in text == ItemKey.Origin.dynamic ? style.cyan(text) : text }),
+            Table.Column("SUBTITLE", flexible: true, dropRank: 1, style: { $0.dim($1) }),
+            Table.Column("ID", keepsWhole: true),
+            Table.Column("ICON", dropRank: 2, style: { $0.dim($1) }),
+            Table.Column("ORIGIN", dropRank: 3, style: { style, text in text == ItemKey.Origin.dynamic ? style.cyan(text) : text }),
         ]
     }
 
     static func cells(_ item: Item) -> [String] {
-        [item.title, item.subtitle ?? "", item.id, item.icon ?? "", item.origin]
+        [item.title, item.subtitle ?? "", item.id, iconLabel(item.icon), item.origin]
+    }
+
+    /// An icon as a column shows it: a themed name as it is, a file by its name alone (its
+    /// folder is the bundle's, and would push everything else off an 80-column line).
+    static func iconLabel(_ icon: String?) -> String {
+        guard let icon else { return "" }
+        guard icon.hasPrefix("/"), let name = icon.split(separator: "/").last else { return icon }
+        return String(name)
     }
 
     /// Items grouped under a heading per app: "Name (app-id)".

@@ -4,7 +4,9 @@ struct ListCommand: CLICommand {
         name: "list", abstract: "List quick actions, grouped by app.",
         discussion: """
             Shows each app's items in display order (static items first, then dynamic ones):
-            title, subtitle, type, icon and origin. Listing never loads a plugin.
+            title, subtitle, id, icon and origin. Listing never loads a plugin. Rows are fitted
+            to the terminal's width by cutting titles, subtitles and icons with "…" (ids stay
+            whole, as the API gives them); --wide shows every cell whole.
             With --json, prints an array of {"app-id", "items"} objects, each item exactly as
             the broker sent it: "type", "title", "subtitle" and "icon" when there is one,
             "user-info" and "origin". The array has one element when an app id is given.
@@ -13,7 +15,7 @@ struct ListCommand: CLICommand {
             ArgumentSpec("app-id", help: "Only this app's items (default: every app).", isOptional: true,
                          completion: .applications)
         ],
-        options: [CommonOptions.json, CommonOptions.locale, CommonOptions.limit],
+        options: [CommonOptions.json, CommonOptions.wide, CommonOptions.locale, CommonOptions.limit],
         examples: [
             Example("quickactions list", "Every app's quick actions."),
             Example("quickactions list com.example.contacts --locale de", "One app's, with German titles."),
@@ -22,11 +24,13 @@ struct ListCommand: CLICommand {
 
     let app: String?
     let json: Bool
+    let wide: Bool
     let options: RequestOptions
 
     init(parsing arguments: ParsedArguments, environment: [String: String]) throws(UsageError) {
         app = arguments.positional(0)
         json = arguments.flag("json")
+        wide = arguments.flag("wide")
         options = RequestOptions(locale: try CommonOptions.locale(arguments), limit: try CommonOptions.limit(arguments))
     }
 
@@ -49,7 +53,9 @@ struct ListCommand: CLICommand {
         }
         let names = Dictionary(
             (try await broker.listApplications()).map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
-        ItemsView.groups(groups, names: names, terminal: context.console.terminal).forEach(context.console.print)
+        var terminal = context.console.terminal
+        if wide { terminal.width = nil }
+        ItemsView.groups(groups, names: names, terminal: terminal).forEach(context.console.print)
         return .success
     }
 }

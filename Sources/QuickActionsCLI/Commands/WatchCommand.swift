@@ -16,7 +16,7 @@ struct WatchCommand: CLICommand {
             "items" when the app is gone, or {"signal": "ApplicationsChanged", "applications"}.
             A line on stderr says when watching has started.
             """,
-        options: [CommonOptions.json, CommonOptions.locale],
+        options: [CommonOptions.json, CommonOptions.wide, CommonOptions.locale],
         examples: [
             Example("quickactions watch", "Watch changes on the terminal."),
             Example("quickactions watch --json | jq -c 'select(.signal == \"ItemsChanged\")'", "Feed a script."),
@@ -31,10 +31,12 @@ struct WatchCommand: CLICommand {
     }
 
     let json: Bool
+    let wide: Bool
     let locale: String?
 
     init(parsing arguments: ParsedArguments, environment: [String: String]) throws(UsageError) {
         json = arguments.flag("json")
+        wide = arguments.flag("wide")
         locale = try CommonOptions.locale(arguments)
     }
 
@@ -108,7 +110,9 @@ struct WatchCommand: CLICommand {
         }
         let count = items.count == 1 ? "1 item" : "\(items.count) items"
         console.print("\(Self.clock()) \(style.bold(BrokerAPI.Signal.itemsChanged.rawValue)) \(app): \(count)")
-        ItemsView.items(items, terminal: console.terminal).forEach(console.print)
+        var terminal = console.terminal
+        if wide { terminal.width = nil }
+        ItemsView.items(items, terminal: terminal).forEach(console.print)
     }
 
     private func reportApplications(broker: BrokerClient, console: Console) async throws(CLIError) {

@@ -6,12 +6,24 @@ public struct Table: Sendable {
         public let header: String
         /// Whether this column shrinks before the fixed ones.
         public let flexible: Bool
+        /// Whether this column's cells are never cut: ids a user copies must stay exactly as
+        /// the API gives them, even when the row then overflows the width.
+        public let keepsWhole: Bool
+        /// When rows do not fit even with the flexible columns cut short, columns with a drop
+        /// rank are left out, the highest rank first, before any fixed column is cut: a column
+        /// left out reads better than one cut to a letter.
+        public let dropRank: Int?
         /// Optional styling of the column's cells (applied after padding is worked out).
         public let style: (@Sendable (Style, String) -> String)?
 
-        public init(_ header: String, flexible: Bool = false, style: (@Sendable (Style, String) -> String)? = nil) {
+        public init(
+            _ header: String, flexible: Bool = false, keepsWhole: Bool = false, dropRank: Int? = nil,
+            style: (@Sendable (Style, String) -> String)? = nil
+        ) {
             self.header = header
             self.flexible = flexible
+            self.keepsWhole = keepsWhole
+            self.dropRank = dropRank
             self.style = style
         }
     }
@@ -43,31 +55,46 @@ public struct Table: Sendable {
         rows.append(.heading(DisplayWidth.sanitize(text)))
     }
 
-    /// The widths each column gets within `width` columns (nil: no limit).
-    /// An empty trailing column keeps its header's width.
-    public func columnWidths(fitting width: Int?) -> [Int] {
-        var widths = columns.map { showsHeader ? DisplayWidth.of($0.header) : 0 }
+    /// The widths each column gets within `width` columns (nil: no limit), nil for a column
+    /// left out. An empty trailing column keeps its header's width.
+    public func columnWidths(fitting width: Int?) -> [Int?] {
+        var natural = columns.map { showsHeader ? DisplayWidth.of($0.header) : 0 }
         for case .cells(let cells) in rows {
-            for (index, cell) in cells.enumerated() where index < widths.count {
-                widths[index] = max(widths[index], DisplayWidth.of(cell))
+            for (index, cell) in cells.enumerated() where index < natural.count {
+                natural[index] = max(natural[index], DisplayWidth.of(cell))
             }
         }
-        guard let width else { return widths }
-        let available = width - indent - gap * max(0, columns.count - 1)
-        var overflow = widths.reduce(0, +) - available
-        // Shrink the widest flexible column, one column at a time, down to 8;
-        // then the widest of any column, down to 1.
-        for (floor, onlyFlexible) in [(8, true), (1, false)] {
-            while overflow > 0 {
-                let candidates = widths.indices.filter {
-                    (!onlyFlexible || columns[$0].flexible) && widths[$0] > floor
-                }
-                guard let widest = candidates.max(by: { widths[$0] < widths[$1] }) else { break }
-                widths[widest] -= 1
-                overflow -= 1
+        guard let width else { return natural }
+        var shown = Array(columns.indices)
+        var droppable = columns.indices.filter { columns[$0].dropRank != nil }
+            .sorted { (columns[$0].dropRank ?? 0) > (columns[$1].dropRank ?? 0) }
+        while true {
+            var widths = natural
+            let available = width - indent - gap * max(0, shown.count - 1)
+            var overflow = shown.reduce(0) { $0 + widths[$1] } - available
+            // Shrink the widest flexible column, one column at a time, down to 8; then leave
+            // out a droppable column and start again; then shrink the widest of any column,
+            // down to 1; never one that keeps its cells whole.
+            shrink(&widths, among: shown, overflow: &overflow, floor: 8) { columns[$0].flexible }
+            if overflow > 0, !droppable.isEmpty {
+                let dropped = droppable.removeFirst()
+                shown.removeAll { $0 == dropped }
+                continue
             }
+            shrink(&widths, among: shown, overflow: &overflow, floor: 1) { _ in true }
+            return columns.indices.map { shown.contains($0) ? widths[$0] : nil }
         }
-        return widths
+    }
+
+    private func shrink(
+        _ widths: inout [Int], among shown: [Int], overflow: inout Int, floor: Int, _ eligible: (Int) -> Bool
+    ) {
+        while overflow > 0 {
+            let candidates = shown.filter { !columns[$0].keepsWhole && eligible($0) && widths[$0] > floor }
+            guard let widest = candidates.max(by: { widths[$0] < widths[$1] }) else { return }
+            widths[widest] -= 1
+            overflow -= 1
+        }
     }
 
     /// The table's lines, fitted to `width` columns (nil: no limit).
@@ -77,11 +104,13 @@ public struct Table: Sendable {
         var lines: [String] = []
         func line(_ cells: [String], header: Bool) -> String {
             var parts: [String] = []
+            let lastShown = widths.lastIndex { $0 != nil }
             for (index, column) in columns.enumerated() {
+                guard let columnWidth = widths[index] else { continue }
                 let cell = index < cells.count ? cells[index] : ""
-                let cut = DisplayWidth.truncate(cell, to: widths[index])
-                let isLast = index == columns.count - 1
-                let padding = isLast ? "" : String(repeating: " ", count: max(0, widths[index] - DisplayWidth.of(cut)))
+                let cut = DisplayWidth.truncate(cell, to: columnWidth)
+                let isLast = index == lastShown
+                let padding = isLast ? "" : String(repeating: " ", count: max(0, columnWidth - DisplayWidth.of(cut)))
                 let styled = header ? style.bold(cut) : (column.style?(style, cut) ?? cut)
                 parts.append(styled + padding)
             }

@@ -1,4 +1,5 @@
 import Foundation
+import QuickActionsCLI
 import QuickActionsTestSupport
 import Testing
 
@@ -99,7 +100,8 @@ struct ListingCommandTests {
         #expect(!result.stdout.contains("\u{1B}"))
     }
 
-    @Test("with $COLUMNS every line fits, cut with an ellipsis", arguments: [30, 45])
+    @Test("with $COLUMNS every line fits: icons and origins left out first, then cells cut with an ellipsis; ids whole",
+          arguments: [30, 45])
     func listTruncated(_ columns: Int) async throws {
         let harness = try await BrokerHarness(bundles: [CLIFixtures.swiftApp])
         let result = try await CLIProcess.run(["list"], harness, environment: ["COLUMNS": "\(columns)"])
@@ -107,7 +109,9 @@ struct ListingCommandTests {
         for line in result.stdout.split(separator: "\n") {
             #expect(line.count <= columns, "'\(line)' is wider than \(columns)")
         }
-        #expect(result.stdout.contains("…"))
+        #expect(!result.stdout.contains("ORIGIN") && !result.stdout.contains("ICON"), "\(result.stdout)")
+        #expect(result.stdout.contains("echo-items"), "\(result.stdout)")
+        if columns < 40 { #expect(result.stdout.contains("…"), "\(result.stdout)") }
     }
 
     @Test("list of an unknown app exits 3 with one line naming it, nothing on stdout")
@@ -147,5 +151,69 @@ struct ListingCommandTests {
         #expect(plain.status == 0, "\(plain)")
         #expect(plain.stdout.contains("Succeed"))
         #expect(!plain.stdout.contains("\u{1B}["))
+    }
+}
+
+/// `list` on an 80-column terminal, as a newcomer first sees it: the run is the CLI's own
+/// (`QuickActionsCLI.run`) with a console that records what a terminal of that width would show.
+@Suite("list on an 80-column terminal")
+struct NarrowListingTests {
+    static let longID = "com.example.cli.OpenFavoritesOfFollowed"
+    static let app: TestBundle = {
+        var bundle = TestBundle(
+        appID: "org.example.narrow", library: "QATestSwiftPlugin", name: "Narrow",
+        items: [
+            TestBundle.item(longID, "Open the favorites of everyone you follow, newest first",
+                            subtitle: "Everything the people you follow liked this week, and more"),
+            ["UIApplicationShortcutItemType": "short", "UIApplicationShortcutItemTitle": "Short",
+             "UIApplicationShortcutItemIconFile": "Icons/favorites.svg"],
+        ])
+        bundle.files["Icons/favorites.svg"] = "<svg xmlns=\"http://www.w3.org/2000/svg\"/>"
+        return bundle
+    }()
+
+    func list(_ arguments: [String], harness: BrokerHarness) async -> (status: Int32, lines: [String]) {
+        let recorder = RecordingConsole(terminal: Terminal(stdoutIsTerminal: true, stderrIsTerminal: true, width: 80))
+        let status = await QuickActionsCLI.run(
+            ["--address", harness.bus.address] + arguments, environment: ["LANG": "C.UTF-8"], console: recorder.console)
+        return (status, recorder.stdout.split(separator: "\n").map(String.init))
+    }
+
+    func harness() async throws -> BrokerHarness {
+        try await BrokerHarness(bundles: [Self.app])
+    }
+
+    @Test("titles and subtitles are cut to the width with an ellipsis, ids stay whole, a file icon shows its name")
+    func fitted() async throws {
+        let harness = try await harness()
+        defer { harness.stop() }
+        let (status, lines) = await list(["list"], harness: harness)
+        #expect(status == 0)
+        let long = try #require(lines.first { $0.contains(Self.longID) }, "\(lines)")
+        #expect(long.contains("…"), "\(long)")
+        #expect(!long.contains("newest first"), "\(long)")
+        let short = try #require(lines.first { $0.hasPrefix("  Short") }, "\(lines)")
+        #expect(short.contains("favorites.svg"), "\(short)")
+        #expect(!short.contains("/Icons/"), "the icon's folder pushes the rest off the line: \(short)")
+        for line in lines {
+            #expect(DisplayWidth.of(line) <= 80, "'\(line)' is wider than 80")
+        }
+    }
+
+    @Test("--wide shows every cell whole; --json is unchanged by it")
+    func wide() async throws {
+        let harness = try await harness()
+        defer { harness.stop() }
+        let (status, lines) = await list(["list", "--wide"], harness: harness)
+        #expect(status == 0)
+        let long = try #require(lines.first { $0.contains(Self.longID) }, "\(lines)")
+        #expect(long.contains("Open the favorites of everyone you follow, newest first"))
+        #expect(long.contains("Everything the people you follow liked this week, and more"))
+        #expect(!lines.joined().contains("…"))
+        let (_, json) = await list(["list", "--json"], harness: harness)
+        let object = try JSONSerialization.jsonObject(with: Data(json.joined(separator: "\n").utf8))
+        let items = try #require(((object as? [[String: Any]])?.first?["items"]) as? [[String: Any]])
+        #expect(items.first?["id"] as? String == Self.longID)
+        #expect((items.last?["icon"] as? String)?.hasSuffix("/Icons/favorites.svg") == true, "\(items)")
     }
 }

@@ -103,6 +103,30 @@ struct TableTests {
         #expect(!plain.joined().contains("\u{1B}"))
     }
 
+    @Test("a column that keeps its cells whole is never cut; droppable columns go first, highest rank first")
+    func keepsWholeAndDrops() {
+        var table = Table(columns: [
+            Table.Column("TITLE", flexible: true),
+            Table.Column("ID", keepsWhole: true),
+            Table.Column("ICON", dropRank: 1),
+            Table.Column("ORIGIN", dropRank: 2),
+        ])
+        table.add(["A title that is long", "com.example.a.rather.long.id", "media-playback-start", "dynamic"])
+        let style = Style(enabled: false)
+        // Room for everything but ORIGIN (the first to go); the title keeps 8 columns or more.
+        let fits = table.render(width: 66, style: style)
+        #expect(fits[1].contains("com.example.a.rather.long.id  media-playback-start"), "\(fits)")
+        #expect(!fits.joined().contains("ORIGIN") && !fits[1].contains("dynamic"), "\(fits)")
+        #expect(fits.allSatisfy { DisplayWidth.of($0) <= 66 }, "\(fits)")
+        // Narrower: ICON goes too, and the id stays whole even past the width.
+        let narrow = table.render(width: 20, style: style)
+        #expect(narrow[1].contains("com.example.a.rather.long.id"), "\(narrow)")
+        #expect(!narrow.joined().contains("ICON"), "\(narrow)")
+        // Wide enough: nothing is left out or cut.
+        #expect(table.render(width: nil, style: style)[1]
+            == "A title that is long  com.example.a.rather.long.id  media-playback-start  dynamic")
+    }
+
     @Test("headings sit unindented between indented rows")
     func headings() {
         var table = Table(columns: [Table.Column("TITLE"), Table.Column("TYPE")], indent: 2)

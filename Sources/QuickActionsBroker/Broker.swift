@@ -124,6 +124,8 @@ public final class Broker: Sendable {
             // Our own close after a clean stop also ends here: that is no loss.
             guard !stopping.load(ordering: .acquiring), !hasFinished else { return }
             log(.error, "lost the bus (\(error.message)); exiting so the supervisor restarts the broker")
+            // The hosts end with their peer connections; the socket folder must not outlive us.
+            if case .success(let launcher) = hostLauncher.withLock({ $0 }) { launcher.close() }
             finish(status: 1)
         }
         try exportObjects()
@@ -320,6 +322,11 @@ public final class Broker: Sendable {
         let result = hostLauncher.withLock { made -> Result<HostLauncher, any Error> in
             if let made { return made }
             let result = Result { try HostLauncher(sharing: connection, environment: ProcessInfo.processInfo.environment) }
+            if case .success(let launcher) = result {
+                for folder in launcher.removedFolders {
+                    log(.info, "removed \(folder), the host socket folder of a broker that is gone")
+                }
+            }
             made = result
             return result
         }

@@ -240,6 +240,12 @@ import Testing
         #expect(now.contains(live.lastPathComponent) && now.contains(foreign.lastPathComponent), "\(now)")
         let successor = try #require(harness.process.pid)
         #expect(now.filter { $0.hasPrefix("quickactions-hosts-\(successor)-") }.count == 1, "\(now)")
+        // It says what it removed, and only that.
+        let removals = harness.log.split(separator: "\n").filter { $0.contains("host socket folder of a broker that is gone") }
+        #expect(removals.count == abandoned.count, "\(harness.log)")
+        for name in abandoned {
+            #expect(removals.contains { $0.contains(runtime.appendingPathComponent(name).path) }, "\(harness.log)")
+        }
     }
 
     /// The launcher (socket folder, peer server, spawner thread) is made when the broker starts

@@ -19,6 +19,8 @@ final class HostLauncher: Sendable {
     let server: PeerServer
     /// The 0700 folder holding the socket; removed at `close()`.
     let folder: String
+    /// The folders of brokers that died without removing theirs, removed when this one was made.
+    let removedFolders: [String]
     let executable: String
     private let spawner = HostSpawner()
     private let hosts = Locked<[pid_t: HostProcessExecutor]>([:])
@@ -33,7 +35,7 @@ final class HostLauncher: Sendable {
 
     init(sharing connection: Connection, environment: [String: String]) throws {
         executable = try Self.locateExecutable(environment: environment)
-        folder = try Self.makeFolder(environment: environment)
+        (folder, removedFolders) = try Self.makeFolder(environment: environment)
         var inherited = environment.filter { !Self.withheld.contains($0.key) && !$0.key.hasPrefix("QUICKACTIONS_HOST_") }
         // A crashed Swift host must end at once, not sit in the backtracer.
         inherited["SWIFT_BACKTRACE"] = "enable=no"
@@ -169,7 +171,8 @@ final class HostLauncher: Sendable {
     /// socket's path is at most 107 bytes. Its name carries the broker's pid, so that the
     /// folders of brokers that died without removing theirs (kill -9, the OOM killer) are
     /// removed here first.
-    static func makeFolder(environment: [String: String]) throws -> String {
+    static func makeFolder(environment: [String: String]) throws -> (folder: String, removed: [String]) {
+        var removedFolders: [String] = []
         var base = "/tmp"
         if let runtime = environment["XDG_RUNTIME_DIR"], runtime.utf8.count < 60 {
             var info = stat()
@@ -178,14 +181,14 @@ final class HostLauncher: Sendable {
                 base = runtime
             }
         }
-        removeAbandonedFolders(in: base)
+        removedFolders = removeAbandonedFolders(in: base)
         var template = Array("\(base)/\(folderPrefix)\(getpid())-XXXXXX".utf8CString)
         let made: String? = template.withUnsafeMutableBufferPointer { buffer in
             guard let start = buffer.baseAddress, let result = mkdtemp(start) else { return nil }
             return String(cString: result)
         }
         guard let made else { throw HostSpawnError(executable: "mkdtemp \(base)", code: errno) }
-        return made
+        return (made, removedFolders)
     }
 
     static let folderPrefix = "quickactions-hosts-"
@@ -195,8 +198,10 @@ final class HostLauncher: Sendable {
     /// no longer runs. Only sockets inside it are unlinked, then the folder itself; anything
     /// else found there makes rmdir fail and the folder stays. A PID reused by another
     /// process keeps its folder until a later start: never removing a live one matters more.
-    static func removeAbandonedFolders(in base: String) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: base) else { return }
+    /// - Returns: the folders removed.
+    static func removeAbandonedFolders(in base: String) -> [String] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: base) else { return [] }
+        var removed: [String] = []
         for name in names where name.hasPrefix(folderPrefix) {
             let rest = name.dropFirst(folderPrefix.count)
             guard let dash = rest.firstIndex(of: "-"), let pid = pid_t(rest[..<dash]), pid > 0, pid != getpid(),
@@ -210,7 +215,8 @@ final class HostLauncher: Sendable {
                 var entryInfo = stat()
                 if lstat(path, &entryInfo) == 0, (entryInfo.st_mode & S_IFMT) == S_IFSOCK { unlink(path) }
             }
-            rmdir(folder)
+            if rmdir(folder) == 0 { removed.append(folder) }
         }
+        return removed
     }
 }

@@ -108,6 +108,15 @@ public enum BookmarkFile {
     }
 }
 
+extension XMLScanner {
+    /// An attribute holding an ISO 8601 time, read in place when it has no references.
+    func time(_ range: Range<Int>) throws(XMLScanError) -> Double? {
+        let slice = UnsafeBufferPointer(rebasing: bytes[range])
+        if slice.contains(UInt8(ascii: "&")) { return ISO8601Time.seconds(try decoded(range)) }
+        return ISO8601Time.seconds(utf8: slice)
+    }
+}
+
 /// Walks the scanner's tokens and builds the bookmarks.
 private struct XBELReader {
     var scanner: XMLScanner
@@ -192,11 +201,11 @@ private struct XBELReader {
                 if scanner.equals(attribute.name, "href") {
                     bookmark.href = try scanner.decoded(attribute.value)
                 } else if scanner.equals(attribute.name, "added") {
-                    bookmark.added = ISO8601Time.seconds(try scanner.decoded(attribute.value))
+                    bookmark.added = try scanner.time(attribute.value)
                 } else if scanner.equals(attribute.name, "modified") {
-                    bookmark.modified = ISO8601Time.seconds(try scanner.decoded(attribute.value))
+                    bookmark.modified = try scanner.time(attribute.value)
                 } else if scanner.equals(attribute.name, "visited") {
-                    bookmark.visited = ISO8601Time.seconds(try scanner.decoded(attribute.value))
+                    bookmark.visited = try scanner.time(attribute.value)
                 }
             }
             guard !bookmark.href.isEmpty else { throw scanner.error("a bookmark without href", at: name.lowerBound) }
@@ -243,7 +252,7 @@ private struct XBELReader {
                 } else if scanner.equals(attribute.name, "exec") {
                     application.exec = try scanner.decoded(attribute.value)
                 } else if scanner.equals(attribute.name, "modified") {
-                    application.modified = ISO8601Time.seconds(try scanner.decoded(attribute.value))
+                    application.modified = try scanner.time(attribute.value)
                 } else if scanner.equals(attribute.name, "timestamp") {
                     timestamp = Double(try scanner.decoded(attribute.value).prefix(24))
                 } else if scanner.equals(attribute.name, "count") {

@@ -4,14 +4,20 @@
 enum ISO8601Time {
     /// Seconds since the Unix epoch, or nil when `text` is not such a time.
     static func seconds(_ text: String) -> Double? {
-        var utf8 = Array(text.utf8.prefix(64))
-        guard utf8.count >= 19 else { return nil }
-        utf8.append(0)
+        var text = text
+        return text.withUTF8 { seconds(utf8: $0) }
+    }
+
+    /// ``seconds(_:)`` on UTF-8 bytes, read in place (the bookmark reader's attribute values).
+    static func seconds(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        guard bytes.count >= 19, bytes.count <= 64 else { return nil }
+        // Reads past the end give 0, so every check below stops there.
+        func at(_ index: Int) -> UInt8 { index < bytes.count ? bytes[index] : 0 }
         var index = 0
         func number(_ digits: Int) -> Int? {
             var value = 0
             for _ in 0..<digits {
-                let byte = utf8[index]
+                let byte = at(index)
                 guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
                 value = value * 10 + Int(byte - UInt8(ascii: "0"))
                 index += 1
@@ -19,7 +25,7 @@ enum ISO8601Time {
             return value
         }
         func expect(_ character: UInt8) -> Bool {
-            guard utf8[index] == character else { return false }
+            guard at(index) == character else { return false }
             index += 1
             return true
         }
@@ -29,12 +35,12 @@ enum ISO8601Time {
               (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60
         else { return nil }
         var fraction = 0.0
-        if utf8[index] == UInt8(ascii: ".") || utf8[index] == UInt8(ascii: ",") {
+        if at(index) == UInt8(ascii: ".") || at(index) == UInt8(ascii: ",") {
             index += 1
             var scale = 0.1
             var digits = 0
-            while utf8[index] >= UInt8(ascii: "0"), utf8[index] <= UInt8(ascii: "9") {
-                if digits < 9 { fraction += Double(utf8[index] - UInt8(ascii: "0")) * scale }
+            while at(index) >= UInt8(ascii: "0"), at(index) <= UInt8(ascii: "9") {
+                if digits < 9 { fraction += Double(at(index) - UInt8(ascii: "0")) * scale }
                 scale /= 10
                 digits += 1
                 index += 1
@@ -42,15 +48,15 @@ enum ISO8601Time {
             guard digits > 0 else { return nil }
         }
         var offset = 0
-        switch utf8[index] {
+        switch at(index) {
         case UInt8(ascii: "Z"):
             index += 1
         case UInt8(ascii: "+"), UInt8(ascii: "-"):
-            let sign = utf8[index] == UInt8(ascii: "-") ? -1 : 1
+            let sign = at(index) == UInt8(ascii: "-") ? -1 : 1
             index += 1
             guard let hours = number(2) else { return nil }
             _ = expect(UInt8(ascii: ":"))
-            let minutes = utf8[index] == 0 ? 0 : number(2)
+            let minutes = at(index) == 0 ? 0 : number(2)
             guard let minutes, hours < 24, minutes < 60 else { return nil }
             offset = sign * (hours * 3600 + minutes * 60)
         case 0:
@@ -58,7 +64,7 @@ enum ISO8601Time {
         default:
             return nil
         }
-        guard utf8[index] == 0 else { return nil }
+        guard at(index) == 0 else { return nil }
         let days = daysFromCivil(year: year, month: month, day: day)
         let whole = days * 86_400 + hour * 3600 + minute * 60 + second - offset
         return Double(whole) + fraction

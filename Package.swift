@@ -122,6 +122,11 @@ var package = Package(
         // The seam every item provider stands on (issue 33): apps and items as providers give
         // them, the installed applications they share, launching. The broker knows only this.
         .target(name: "QuickActionsProviding", dependencies: ["QuickActionsModel"], swiftSettings: strict),
+        // The item providers themselves (issue 33): media players over MPRIS, recent documents.
+        .target(
+            name: "QuickActionsProviders",
+            dependencies: ["QuickActionsProviding", "QuickActionsModel", "FolderWatching", "Locking", "DBus"],
+            swiftSettings: strict),
 
         // MARK: Bridges
         // Desktop entry actions (issue 15): every app's items on its icon, in every freedesktop desktop.
@@ -229,6 +234,10 @@ var package = Package(
             swiftSettings: strict),
         .testTarget(name: "BenchmarkTests", dependencies: ["QuickActionsTestSupport"], swiftSettings: strict),
         .testTarget(name: "QuickActionsProvidingTests", dependencies: ["QuickActionsProviding"], swiftSettings: strict),
+        .testTarget(
+            name: "QuickActionsProvidersTests",
+            dependencies: ["QuickActionsProviders", "QuickActionsTestSupport", "DBus"],
+            swiftSettings: strict),
     ]
 )
 

@@ -363,7 +363,7 @@ public final class MediaPlayersProvider: ItemProvider {
             return problems
         }
         for problem in problems {
-            log(.warning, "media-players: player \(name) ignored: its property \(problem)")
+            log(.warning, "media-players: player \(name): \(problem); ignored")
         }
         if !values.isEmpty { throttle.request() }
     }

@@ -50,7 +50,7 @@ struct PlayerProperties: Sendable, Hashable {
     struct Problem: Sendable, Hashable, CustomStringConvertible {
         var property: String
         var what: String
-        var description: String { "\(property): \(what)" }
+        var description: String { "\(property) \(what)" }
     }
 
     /// Sets `property` (one of ``MPRIS/rootProperties`` or ``MPRIS/playerProperties``) from

@@ -5,7 +5,7 @@ import QuickActionsTestSupport
 /// connection of its own:
 /// - `org.mpris.MediaPlayer2.good`: a well-behaved player (Playing, can pause and skip) that
 ///   records the controls it gets and follows them; `org.example.Fake.SetTitle(s)` changes
-///   its track.
+///   its track, `org.example.Fake.InvalidateStatus(s)` its status, sent as invalidated only.
 /// - `org.mpris.MediaPlayer2.hostile`: never answers GetAll of the root interface; answers the
 ///   player interface's with wrong types and a huge Metadata; invalidates PlaybackStatus and
 ///   answers its Get with a wrong type; `org.example.Fake.Flood(u)` sends that many
@@ -109,6 +109,11 @@ class Good(dbus.service.Object):
     def Next(self):
         say("good Next")
         raise dbus.exceptions.DBusException("the playlist ended", name="org.mpris.MediaPlayer2.good.Error.NoTrack")
+
+    @dbus.service.method("org.example.Fake", in_signature="s")
+    def InvalidateStatus(self, status):
+        self.status = status
+        self.PropertiesChanged(PLAYER, dbus.Dictionary({}, signature="sv"), dbus.Array(["PlaybackStatus"], signature="s"))
 
     @dbus.service.method("org.example.Fake", in_signature="s")
     def SetTitle(self, title):

@@ -75,6 +75,12 @@ import Testing
         #expect(skipped.message.contains("org.mpris.MediaPlayer2.good.Error.NoTrack"), "\(skipped)")
         #expect(skipped.message.contains("the playlist ended"), "\(skipped)")
 
+        // A property sent as invalidated only is read again.
+        _ = try await provider.connection.call(
+            destination: BusName("org.mpris.MediaPlayer2.good"), path: "/org/mpris/MediaPlayer2",
+            interface: "org.example.Fake", member: "InvalidateStatus", [.string("Playing")])
+        #expect(await eventually { published.itemIDs("good-player") == ["pause", "next"] }, "\(published.itemIDs("good-player"))")
+
         // The players quit: their items go, and an item of theirs fails saying so.
         players.stop()
         #expect(await eventually { published.latest?.isEmpty == true }, "\(published.latest ?? [])")

@@ -134,3 +134,24 @@ import Testing
         }
     }
 }
+
+/// What a Perform checks before it calls the player.
+@Suite struct MediaControlTests {
+    @Test func aStalePauseStillPausesButAControlThePlayerRefusesFails() {
+        var properties = MediaPlayersCatalogTests.player(
+            "org.mpris.MediaPlayer2.vlc", owner: ":1.5", status: .paused, canGoNext: false).properties
+        // The menu showed Pause while it played; Pause on a paused player is harmless.
+        #expect(MediaControl.pause.isAccepted(by: properties))
+        #expect(!MediaControl.pause.isOffered(by: properties))
+        #expect(!MediaControl.next.isAccepted(by: properties))
+        properties.canControl = false
+        #expect(MediaControl.allCases.allSatisfy { !$0.isAccepted(by: properties) })
+    }
+
+    @Test func typesNameTheMPRISMethod() {
+        #expect(MediaControl.allCases.map(\.type) == [
+            "org.mpris.MediaPlayer2.Player.Play", "org.mpris.MediaPlayer2.Player.Pause",
+            "org.mpris.MediaPlayer2.Player.Next", "org.mpris.MediaPlayer2.Player.Previous",
+        ])
+    }
+}

@@ -122,8 +122,8 @@ var package = Package(
         // The seam every item provider stands on (issue 33): apps and items as providers give
         // them, the installed applications they share, launching. The broker knows only this.
         .target(name: "QuickActionsProviding", dependencies: ["QuickActionsModel"], swiftSettings: strict),
-        // The providers themselves (issue 33): recent documents from the Desktop Bookmark file,
-        // and beside them, each in a folder of its own, the others.
+        // The item providers themselves (issue 33), a folder each: recent documents from the
+        // Desktop Bookmark file, media players over MPRIS.
         .target(
             name: "QuickActionsProviders",
             dependencies: ["QuickActionsProviding", "QuickActionsModel", "FolderWatching", "Locking", "DBus"],

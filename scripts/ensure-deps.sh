@@ -2,7 +2,8 @@
 # Installs what building and testing QuickActions needs, when it is missing:
 # libdbus-1 headers, the bus daemon, the client tools the tests call (desktop-file-validate
 # and GLib's Gio typelib judge the desktop entries the bridge writes), and zsh
-# and fish so the CLI's completion scripts are loaded by real shells.
+# and fish so the CLI's completion scripts are loaded by real shells, and mpv with its MPRIS
+# plugin and playerctl for the media-players provider.
 # As root it uses apt-get (one update, then install); otherwise it says what
 # to install and fails.
 set -euo pipefail
@@ -37,6 +38,11 @@ declare -A needs=(
   [patchelf]=patchelf
   [strip]=binutils
   [man]=man-db
+  # A real MPRIS player and client for the media-players provider's tests (issue 33): mpv,
+  # its MPRIS plugin (loaded with --script=, as the tests run mpv with --no-config), playerctl.
+  [mpv]=mpv
+  [/usr/lib/mpv-mpris/mpris.so]=mpv-mpris
+  [playerctl]=playerctl
 )
 
 missing=()

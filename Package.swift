@@ -114,7 +114,7 @@ var package = Package(
             name: "QuickActionsBroker",
             dependencies: [
                 "DBus", "QuickActionsAPI", "QuickActionsHostProtocol", "QuickActionsModel", "QuickActionsBundles",
-                "QuickActionsHost", "CQuickActionsHostSupport", "FolderWatching", "Locking",
+                "QuickActionsHost", "CQuickActionsHostSupport", "FolderWatching", "Locking", "QuickActionsProviding",
             ],
             swiftSettings: strict
         ),

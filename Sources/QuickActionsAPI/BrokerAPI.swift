@@ -67,6 +67,8 @@ public enum BrokerAPI {
         public static let pluginDirectories = "PluginDirectories"
         /// as: those of PluginDirectories that do not exist (or are not folders) now.
         public static let missingPluginDirectories = "MissingPluginDirectories"
+        /// a(suu): the item providers that run, each with the apps and items it gives.
+        public static let providers = "Providers"
 
         // ... and on org.quickactions.Application1:
         /// s: the app's bundle folder.
@@ -105,6 +107,9 @@ public enum BrokerAPI {
         public static let arguments = "arguments"
         /// s: Perform only, an XDG activation token.
         public static let activationToken = "activation-token"
+        /// s: Perform only, an X11 startup notification id, passed on as DESKTOP_STARTUP_ID to
+        /// what a provided item launches.
+        public static let desktopStartupID = "desktop-startup-id"
         /// s: Perform only, the id of exactly the item to perform.
         public static let itemID = "item-id"
     }

@@ -15,10 +15,22 @@ public enum ItemKey {
     public static let userInfo = "user-info"
     /// s: ``Origin``.
     public static let origin = "origin"
+    /// s: only on items an item provider gives rather than a plugin (``Provider``): which one.
+    public static let provider = "provider"
 
     /// The values of ``origin``.
     public enum Origin {
         public static let `static` = "static"
         public static let dynamic = "dynamic"
+    }
+
+    /// The values of ``provider``: the broker's own item providers (issue 33).
+    public enum Provider {
+        /// An installed application's `[Desktop Action]`: launchers show these on the icon already.
+        public static let desktopActions = "desktop-actions"
+        /// A document the app opened lately (`recently-used.xbel`).
+        public static let recentDocuments = "recent-documents"
+        /// A control of a playing MPRIS player.
+        public static let mediaPlayers = "media-players"
     }
 }

@@ -10,6 +10,8 @@ public struct ListedItem: Sendable, Equatable {
     public let icon: String?
     /// ``ItemKey/Origin``: "static" or "dynamic".
     public let origin: String
+    /// ``ItemKey/Provider``: the item provider that gave the item, nil for a plugin's item.
+    public let provider: String?
     /// The user info as received (`a{sv}`); an empty dictionary when absent.
     public let userInfo: Value
     /// The whole dictionary as received.
@@ -31,6 +33,7 @@ public struct ListedItem: Sendable, Equatable {
         subtitle = string(ItemKey.subtitle)
         icon = string(ItemKey.icon)
         origin = string(ItemKey.origin) ?? ""
+        provider = string(ItemKey.provider)
         userInfo = fields[.string(ItemKey.userInfo)]?.unwrappedVariant ?? .dictionary(key: .string, value: .variant, [])
         raw = value
     }
@@ -51,7 +54,8 @@ public struct ListedItem: Sendable, Equatable {
     /// The item codec's encoding, as the broker sends an item: keys in this order, optional
     /// ones only when present. `userInfo` must be an `a{sv}`.
     public static func encode(
-        id: String, type: String, title: String, subtitle: String?, icon: String?, userInfo: Value, origin: String
+        id: String, type: String, title: String, subtitle: String?, icon: String?, userInfo: Value, origin: String,
+        provider: String? = nil
     ) -> Value {
         var entries = [
             DictionaryEntry(.string(ItemKey.id), .variant(.string(id))),
@@ -66,6 +70,9 @@ public struct ListedItem: Sendable, Equatable {
         }
         entries.append(DictionaryEntry(.string(ItemKey.userInfo), .variant(userInfo)))
         entries.append(DictionaryEntry(.string(ItemKey.origin), .variant(.string(origin))))
+        if let provider {
+            entries.append(DictionaryEntry(.string(ItemKey.provider), .variant(.string(provider))))
+        }
         return .dictionary(key: .string, value: .variant, entries)
     }
 }

@@ -5,12 +5,18 @@ import QuickActionsAPI
 import QuickActionsHostProtocol
 import QuickActionsBundles
 import QuickActionsModel
+import QuickActionsProviding
 
-/// One app as the broker knows it at one moment: its bundle and its dynamic
-/// items. Immutable: any change makes a new snapshot, so readers never see
-/// a half-updated app and the per-locale item cache can never go stale.
+/// One app as the broker knows it at one moment: its bundle and its dynamic items, and the
+/// items item providers give it (an installed application's desktop actions, recent
+/// documents, media controls). Immutable: any change makes a new snapshot, so readers never
+/// see a half-updated app and the per-locale item cache can never go stale.
+///
+/// An app has a bundle, provided items, or both: a bundle whose `QuickActionsDesktopEntry`
+/// names an installed application is that application, its plugin's items first.
 final class AppSnapshot: Sendable {
-    let bundle: PluginBundle
+    let id: String
+    let bundle: PluginBundle?
     /// The dynamic items as the plugin set them (and the store keeps them): ids only where
     /// the plugin gave one.
     let publishedItems: [ShortcutItem]
@@ -18,7 +24,9 @@ final class AppSnapshot: Sendable {
     let dynamicItems: [ShortcutItem]
     /// Published items left out because their given id clashes (see ``ItemIdentity``).
     let refusedItems: [ItemIdentityError]
-    /// Where each id's item is: a static item's index, or a dynamic one's.
+    /// What the item providers give this app, nil when none gives it anything.
+    let provided: ProvidedPart?
+    /// Where each id's item is: a static item's index, a dynamic one's, or a provided one's.
     private let itemsByID: [String: ItemIndex]
     let objectPath: ObjectPath
     /// The app's items as D-Bus values, by locale, built on first use.
@@ -30,13 +38,25 @@ final class AppSnapshot: Sendable {
     private enum ItemIndex {
         case `static`(Int)
         case dynamic(Int)
+        case provided(Int)
     }
 
     /// - Parameter dynamicItems: the dynamic items as published (and stored).
-    init(bundle: PluginBundle, dynamicItems published: [ShortcutItem]) {
+    convenience init(bundle: PluginBundle, dynamicItems published: [ShortcutItem], provided: ProvidedPart? = nil) {
+        self.init(id: bundle.appID.rawValue, bundle: bundle, dynamicItems: published, provided: provided)
+    }
+
+    /// An app only item providers know.
+    convenience init(provided: ProvidedPart) {
+        self.init(id: provided.appID, bundle: nil, dynamicItems: [], provided: provided)
+    }
+
+    private init(id: String, bundle: PluginBundle?, dynamicItems published: [ShortcutItem], provided: ProvidedPart?) {
+        self.id = id
         self.bundle = bundle
+        self.provided = provided
         publishedItems = published
-        let statics = bundle.staticItems
+        let statics = bundle?.staticItems ?? []
         let assigned = ItemIdentity.assigning(published, staticIDs: Set(statics.compactMap(\.id)))
         dynamicItems = assigned.items
         refusedItems = assigned.refused
@@ -47,34 +67,48 @@ final class AppSnapshot: Sendable {
         for (index, item) in assigned.items.enumerated() {
             if let id = item.id { byID[id] = .dynamic(index) }
         }
+        // A provided item whose id a plugin item has is left out: the plugin's items come first.
+        for (index, entry) in (provided?.items ?? []).enumerated() where byID[entry.item.id] == nil {
+            byID[entry.item.id] = .provided(index)
+        }
         itemsByID = byID
-        objectPath = BrokerAPI.appPath(bundle.appID.rawValue)
+        objectPath = BrokerAPI.appPath(id)
     }
 
-    var id: String { bundle.appID.rawValue }
-
     func replacing(dynamicItems: [ShortcutItem]) -> AppSnapshot {
-        AppSnapshot(bundle: bundle, dynamicItems: dynamicItems)
+        AppSnapshot(id: id, bundle: bundle, dynamicItems: dynamicItems, provided: provided)
     }
 
     /// The same app with another bundle (re-read from disk) and the same published items.
     func replacing(bundle: PluginBundle) -> AppSnapshot {
-        AppSnapshot(bundle: bundle, dynamicItems: publishedItems)
+        AppSnapshot(id: id, bundle: bundle, dynamicItems: publishedItems, provided: provided)
     }
 
-    /// The display name in `locale`.
-    func name(locale: String) -> String { bundle.displayName(locale: locale) }
+    /// The same app with what the providers give it now.
+    func replacing(provided: ProvidedPart?) -> AppSnapshot {
+        AppSnapshot(id: id, bundle: bundle, dynamicItems: publishedItems, provided: provided)
+    }
+
+    /// The display name in `locale`: the bundle's, else the installed application's.
+    func name(locale: String) -> String {
+        if let bundle { return bundle.displayName(locale: locale) }
+        return provided?.name.resolved(for: locale) ?? id
+    }
 
     /// The app's own icon, resolved, or "" when it has none (or a bad one).
     var icon: String {
-        guard let icon = bundle.manifest.icon else { return "" }
-        return (try? bundle.resolvedIcon(icon)) ?? ""
+        if let bundle, let icon = bundle.manifest.icon, let resolved = try? bundle.resolvedIcon(icon) { return resolved }
+        return provided?.icon ?? ""
     }
 
-    var version: String { bundle.manifest.version ?? "" }
+    var version: String { bundle?.manifest.version ?? "" }
 
-    /// Display order: static items in manifest order, then dynamic items in
-    /// the order the plugin set them; at most `limit` of them.
+    /// The desktop file id of the app's entry: the bundle's `QuickActionsDesktopEntry`, else
+    /// the installed application's; "" for neither.
+    var desktopEntry: String { bundle?.manifest.desktopEntry ?? provided?.desktopID ?? "" }
+
+    /// Display order: static items in manifest order, then dynamic items in the order the
+    /// plugin set them, then the providers' items; at most `limit` of them.
     func items(locale: String, limit: UInt32? = nil) -> [Value] {
         let all = encoded.withLock { cache in
             if let cached = cache[locale] { return cached }
@@ -87,26 +121,43 @@ final class AppSnapshot: Sendable {
         return Array(all.prefix(Int(limit)))
     }
 
+    /// A current item, as Perform hands it on: a plugin's, or a provider's.
+    enum Selected {
+        case plugin(ShortcutItem)
+        case provided(provider: String, ProvidedItem)
+    }
+
     /// The current item with id `id`, localised.
-    func item(withID id: String, locale: String) -> ShortcutItem? {
+    func item(withID id: String, locale: String) -> Selected? {
         switch itemsByID[id] {
-        case .static(let index): bundle.localized(bundle.staticItems[index], locale: locale)
-        case .dynamic(let index): dynamicItems[index]
+        case .static(let index): bundle.map { .plugin($0.localized($0.staticItems[index], locale: locale)) }
+        case .dynamic(let index): .plugin(dynamicItems[index])
+        case .provided(let index): provided.map { .provided(provider: $0.items[index].provider, $0.items[index].item) }
         case nil: nil
         }
     }
 
-    /// The current item of `type`, localised: the first static one, else the
-    /// first dynamic one.
-    func item(ofType type: String, locale: String) -> ShortcutItem? {
-        if let item = bundle.staticItems.first(where: { $0.type == type }) {
-            return bundle.localized(item, locale: locale)
+    /// The current item of `type`, localised: the first static one, else the first dynamic
+    /// one, else the first provided one.
+    func item(ofType type: String, locale: String) -> Selected? {
+        if let bundle, let item = bundle.staticItems.first(where: { $0.type == type }) {
+            return .plugin(bundle.localized(item, locale: locale))
         }
-        return dynamicItems.first { $0.type == type }
+        if let item = dynamicItems.first(where: { $0.type == type }) { return .plugin(item) }
+        for entry in provided?.items ?? [] where entry.item.type == type && isListed(entry.item) {
+            return .provided(provider: entry.provider, entry.item)
+        }
+        return nil
+    }
+
+    /// Whether a provided item is listed: not when a plugin item has its id.
+    private func isListed(_ item: ProvidedItem) -> Bool {
+        if case .provided = itemsByID[item.id] { return true }
+        return false
     }
 
     func resolvedIcon(of item: ShortcutItem) -> String? {
-        guard let icon = item.icon else { return nil }
+        guard let icon = item.icon, let bundle else { return nil }
         if let known = icons.withLock({ $0[icon] }) { return known }
         let resolved = try? bundle.resolvedIcon(icon)
         icons.withLock { $0[icon] = resolved }
@@ -114,8 +165,17 @@ final class AppSnapshot: Sendable {
     }
 
     private func encode(locale: String) -> [Value] {
-        bundle.localizedStaticItems(locale: locale).map { encode($0, origin: ItemKey.Origin.static) }
+        var values = (bundle?.localizedStaticItems(locale: locale) ?? []).map { encode($0, origin: ItemKey.Origin.static) }
             + dynamicItems.map { encode($0, origin: ItemKey.Origin.dynamic) }
+        for entry in provided?.items ?? [] where isListed(entry.item) {
+            let item = entry.item
+            values.append(ListedItem.encode(
+                id: item.id, type: item.type, title: item.title.resolved(for: locale),
+                subtitle: item.subtitle?.resolved(for: locale), icon: item.icon,
+                userInfo: UserInfoConversion.value(item.userInfo),
+                origin: item.isStatic ? ItemKey.Origin.static : ItemKey.Origin.dynamic, provider: entry.provider))
+        }
+        return values
     }
 
     private func encode(_ item: ShortcutItem, origin: String) -> Value {
@@ -123,6 +183,22 @@ final class AppSnapshot: Sendable {
             id: item.id ?? item.type, type: item.type, title: item.title, subtitle: item.subtitle,
             icon: resolvedIcon(of: item), userInfo: UserInfoConversion.value(item.userInfo), origin: origin)
     }
+}
+
+/// What the item providers give one app, merged in the providers' order (desktop actions,
+/// recent documents, media players): the first provider to name the app gives its name and icon.
+struct ProvidedPart: Sendable, Equatable {
+    struct Entry: Sendable, Equatable {
+        var provider: String
+        var item: ProvidedItem
+    }
+
+    /// The installed application's id (its desktop file id without `.desktop`).
+    var appID: String
+    var desktopID: String
+    var name: LocalizedText
+    var icon: String?
+    var items: [Entry]
 }
 
 /// Every app, by id and in id order.

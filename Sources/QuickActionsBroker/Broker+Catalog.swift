@@ -25,7 +25,10 @@ extension Broker {
         var added: [AppSnapshot] = []
         var changed: [AppSnapshot] = []
         for bundle in scan.bundles {
-            if let current = before[bundle.appID.rawValue] {
+            if let current = before[bundle.appID.rawValue], current.bundle == nil {
+                // An app only the providers served until now gets its plugin.
+                changed.append(snapshot(of: bundle, storedItems: loadStoredItems(bundle.appID)).replacing(provided: current.provided))
+            } else if let current = before[bundle.appID.rawValue] {
                 if current.bundle != bundle {
                     changed.append(current.replacing(bundle: bundle))
                 }
@@ -39,7 +42,7 @@ extension Broker {
         let unknown = Set(scan.unlisted.filter { !$0.missing }.map(\.directory.standardizedFileURL.path))
         let unreadable = Set(scan.unreadableBundles.map(\.standardizedFileURL.path))
         let removed = before.sorted.filter { app in
-            let bundle = app.bundle.url.standardizedFileURL
+            guard let bundle = app.bundle?.url.standardizedFileURL else { return false }
             return !present.contains(app.id) && !unknown.contains(bundle.deletingLastPathComponent().path)
                 && !unreadable.contains(bundle.path)
         }
@@ -51,16 +54,19 @@ extension Broker {
             for app in added + changed { catalog.set(app) }
             for app in removed { catalog.remove(app.id) }
         }
+        // What the providers give follows: an installed application a new bundle claims, or
+        // one whose bundle went.
+        defer { reconcileProvided() }
         for app in removed {
             // Its plugin host (if one runs) gets will-resign and ends.
             slots.withLock { $0.removeValue(forKey: app.id) }?.executor.stop(bound: .seconds(5)) {}
             status.forget(app.id)
             try? connection.unexport(app.objectPath)
-            log(.info, "removed \(app.id) (\(app.bundle.url.path)); its stored items are kept")
+            log(.info, "removed \(app.id) (\(app.bundle?.url.path ?? "")); its stored items are kept")
         }
         for app in added {
             try? connection.export([applicationInterface(app.id)], at: app.objectPath)
-            log(.info, "added \(app.id) from \(app.bundle.url.path)")
+            log(.info, "added \(app.id) from \(app.bundle?.url.path ?? "")")
         }
         for app in changed {
             try? connection.emitPropertiesChanged(

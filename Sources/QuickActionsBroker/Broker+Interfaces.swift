@@ -110,18 +110,18 @@ extension Broker {
             Property(MemberName(stringLiteral: BrokerAPI.Property.version), type: .string, get: { .string(try current().version) }),
             Property(MemberName(stringLiteral: BrokerAPI.Property.languages), type: .array(.string),
                      annotations: [.documentation("The languages the bundle is localised in: its .lproj names without Base, sorted.")],
-                     get: { .array(.string, try current().bundle.languages.map(Value.string)) }),
+                     get: { .array(.string, (try current().bundle?.languages ?? []).map(Value.string)) }),
             Property(MemberName(stringLiteral: BrokerAPI.Property.displayNames), type: .dictionary(key: .string, value: .string),
                      annotations: [.documentation("The display name in each of Languages, and under C in no particular one.")],
                      get: {
-                         let bundle = try current().bundle
-                         return .dictionary(key: .string, value: .string, (["C"] + bundle.languages).map {
-                             DictionaryEntry(.string($0), .string(bundle.displayName(locale: $0)))
+                         let app = try current()
+                         return .dictionary(key: .string, value: .string, (["C"] + (app.bundle?.languages ?? [])).map {
+                             DictionaryEntry(.string($0), .string(app.name(locale: $0)))
                          })
                      }),
             Property(MemberName(stringLiteral: BrokerAPI.Property.desktopEntry), type: .string,
-                     annotations: [.documentation("The desktop file id of the app's own entry (Info.plist QuickActionsDesktopEntry), or \"\".")],
-                     get: { .string(try current().bundle.manifest.desktopEntry ?? "") }),
+                     annotations: [.documentation("The desktop file id of the app's own entry (Info.plist QuickActionsDesktopEntry, or the installed application's that item providers serve), or \"\".")],
+                     get: { .string(try current().desktopEntry) }),
             Property(MemberName(stringLiteral: BrokerAPI.Property.loaded), type: .boolean, get: { [weak self] in
                 .boolean(self?.slots.withLock { $0[id] }?.executor.isLoaded == true)
             }),

@@ -19,12 +19,21 @@ extension Broker {
         let options = try CallOptions(raw)
         guard let app = catalog.withLock({ $0[appID] }) else { throw DBusError.unknownApplication(appID) }
         let locale = options.locale ?? configuration.locale
-        let item = try selectItem(in: app, type: type, id: options.itemID, locale: locale)
+        let selected = try selectItem(in: app, type: type, id: options.itemID, locale: locale)
         let caller = sender ?? ""
         let timeout = options.timeoutMilliseconds ?? configuration.defaultTimeoutMilliseconds
         guard pending.hasRoom(for: caller) else {
             throw DBusError(.limitsExceeded,
                 "caller \(caller) already has \(PendingPerforms.perCallerLimit) Performs pending; wait for some to complete")
+        }
+        let item: ShortcutItem
+        switch selected {
+        case .plugin(let pluginItem):
+            item = pluginItem
+        case .provided(let provider, let providedItem):
+            performProvided(providedItem, of: appID, by: provider, options: options, caller: caller, timeout: timeout,
+                            reply: reply)
+            return
         }
         let request = PerformRequest(
             item: item, resolvedIcon: app.resolvedIcon(of: item), arguments: options.arguments,
@@ -71,24 +80,36 @@ extension Broker {
 
     /// The item a Perform names: exactly the one with `id` when given (its type must be
     /// `type`), else the first current item of `type`.
-    private func selectItem(in app: AppSnapshot, type: String, id: String?, locale: String) throws(DBusError) -> ShortcutItem {
+    private func selectItem(
+        in app: AppSnapshot, type: String, id: String?, locale: String
+    ) throws(DBusError) -> AppSnapshot.Selected {
         guard let id else {
             guard let item = app.item(ofType: type, locale: locale) else { throw DBusError.unknownItem(type, app: app.id) }
             return item
         }
-        guard let item = app.item(withID: id, locale: locale) else { throw DBusError.unknownItemID(id, app: app.id) }
-        guard item.type == type else { throw DBusError.itemTypeMismatch(id: id, type: item.type, asked: type, app: app.id) }
-        return item
+        guard let selected = app.item(withID: id, locale: locale) else { throw DBusError.unknownItemID(id, app: app.id) }
+        let itemType = switch selected {
+        case .plugin(let item): item.type
+        case .provided(_, let item): item.type
+        }
+        guard itemType == type else { throw DBusError.itemTypeMismatch(id: id, type: itemType, asked: type, app: app.id) }
+        return selected
     }
 
     /// The app's slot, made on first use; a new one when its library changed
     /// on disk (the old plugin stays mapped: Swift code is never unloaded).
+    /// Only for an app with a bundle: a Perform selects a plugin item only there.
     func slot(for app: AppSnapshot) -> PluginSlot {
-        let executable = app.bundle.identity.executable
+        guard let bundle = app.bundle else {
+            let slot = PluginSlot(appID: app.id, executable: nil)
+            slot.setExecutor(FailingExecutor(DBusError(.pluginFailed, "\(app.id) has no plugin")))
+            return slot
+        }
+        let executable = bundle.identity.executable
         return slots.withLock { slots in
             if let slot = slots[app.id], slot.executable == executable { return slot }
             let made = PluginSlot(appID: app.id, executable: executable)
-            made.setExecutor(makeExecutor(for: app.bundle, slot: made))
+            made.setExecutor(makeExecutor(for: bundle, slot: made))
             if let old = slots.updateValue(made, forKey: app.id) {
                 // A rebuilt library: the old host ends (an in-process plugin stays mapped).
                 old.executor.stop(bound: .seconds(5)) {}
@@ -177,15 +198,22 @@ extension Broker {
             }
             let updated = try checkedSnapshot(app, publishing: items)
             do {
-                try store.save(items, for: app.bundle.appID)
+                guard let bundle = app.bundle else { throw DynamicItemsRejection("\(appID) has no plugin") }
+                try store.save(items, for: bundle.appID)
+            } catch let rejection as DynamicItemsRejection {
+                throw rejection
             } catch {
                 guard case StoreError.system = error else { throw DynamicItemsRejection("\(error)") }
                 // A state directory that cannot be written (read-only, full): the
                 // items are served, and the log says they will not persist.
                 log(.warning, "\(appID): \(error); its \(items.count) dynamic item(s) are served but will not persist")
             }
-            catalog.withLock { $0.set(updated) }
-            return updated
+            // What the providers give the app may have changed since it was read: kept.
+            return catalog.withLock { catalog in
+                let now = (catalog[appID] ?? app).replacing(dynamicItems: items)
+                catalog.set(now)
+                return now
+            }
         }
         log(.info, "\(appID) set \(items.count) dynamic item(s)")
         emitItemsChanged(updated)
@@ -194,7 +222,7 @@ extension Broker {
     /// The app with `items` as its dynamic items, after checking their ids: two given ids
     /// alike, or a given id that is a static item's, refuse the whole list.
     private func checkedSnapshot(_ app: AppSnapshot, publishing items: [ShortcutItem]) throws(DynamicItemsRejection) -> AppSnapshot {
-        let staticIDs = Set(app.bundle.staticItems.compactMap(\.id))
+        let staticIDs = Set(app.bundle?.staticItems.compactMap(\.id) ?? [])
         do {
             _ = try ItemIdentity.assign(items, staticIDs: staticIDs)
         } catch {

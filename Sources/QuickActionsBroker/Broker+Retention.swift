@@ -104,9 +104,9 @@ extension Broker {
         } catch {
             throw .invalidArgs("\(String(id.prefix(80)).debugDescription) is not an app id: \(error)")
         }
-        if let app = catalog.withLock({ $0[id] }) {
+        if let app = catalog.withLock({ $0[id] }), let bundle = app.bundle {
             throw DBusError(.applicationInstalled,
-                            "\(id) is installed (\(app.bundle.url.path)): its plugin owns its items; remove the bundle first")
+                            "\(id) is installed (\(bundle.url.path)): its plugin owns its items; remove the bundle first")
         }
         let stored: Bool
         do {

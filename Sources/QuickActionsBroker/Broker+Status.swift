@@ -30,15 +30,26 @@ extension Broker {
                      annotations: [.documentation(
                         "Those of PluginDirectories that do not exist, or are not folders, at the time of reading.")],
                      get: { .array(.string, Self.missing(directories).map(Value.string)) }),
+            Property(MemberName(stringLiteral: BrokerAPI.Property.providers), type: Self.providerType,
+                     changeSignal: .none,
+                     annotations: [.documentation(
+                        "The item providers that run (desktop-actions, recent-documents, media-players), in the order their items follow a plugin's: each one's name, the apps it gives items and the items it gives, at the time of reading.")],
+                     get: { [weak self] in
+                .array(Self.providerType, (self?.providerCounts() ?? []).map { counted in
+                    .structure([.string(counted.name), .uint32(UInt32(clamping: counted.apps)), .uint32(UInt32(clamping: counted.items))])
+                })
+            }),
         ]
     }
+
+    static let providerType = DBusType.structure([.string, .uint32, .uint32])
 
     /// The status properties of app `id`'s org.quickactions.Application1.
     func applicationStatusProperties(_ id: String, current: @escaping @Sendable () throws -> AppSnapshot) -> [Property] {
         [
             Property(MemberName(stringLiteral: BrokerAPI.Property.bundlePath), type: .string,
-                     annotations: [.documentation("The app's bundle folder.")],
-                     get: { .string(try current().bundle.url.path) }),
+                     annotations: [.documentation("The app's bundle folder, or \"\" for an app only item providers serve.")],
+                     get: { .string(try current().bundle?.url.path ?? "") }),
             Property(MemberName(stringLiteral: BrokerAPI.Property.quarantined), type: .boolean,
                      annotations: [.documentation(
                         "Whether the app's plugin is refused (PluginFailed) because it crashed the broker; lifted when its library file changes.")],
@@ -74,9 +85,10 @@ extension Broker {
 
     /// Why `app` is quarantined for its current library, or nil.
     func quarantineReason(of app: AppSnapshot) -> String? {
-        let library = Quarantine.fingerprint(app.bundle.identity.executable)
+        guard let bundle = app.bundle else { return nil }
+        let library = Quarantine.fingerprint(bundle.identity.executable)
         guard let crashes = quarantine.withLock({ $0.quarantined(app.id, library: library) }) else { return nil }
-        return "it crashed the broker \(crashes) times; replace \(app.bundle.executableURL.path) to try it again"
+        return "it crashed the broker \(crashes) times; replace \(bundle.executableURL.path) to try it again"
     }
 
     /// Records a load's outcome (`error` nil for success) and announces a

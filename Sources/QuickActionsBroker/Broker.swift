@@ -6,6 +6,7 @@ import QuickActionsAPI
 import QuickActionsHost
 import QuickActionsBundles
 import QuickActionsModel
+import QuickActionsProviding
 import Synchronization
 
 /// quickactionsd's heart: keeps every app's items, answers the D-Bus API v1
@@ -51,8 +52,12 @@ public final class Broker: Sendable {
     let quarantine: Locked<Quarantine>
     /// Start time and load errors, for the status properties (Broker+Status.swift).
     let status = BrokerStatus()
-    /// Serialises rescans of the plugin directories.
+    /// Serialises rescans of the plugin directories, and the item providers' changes.
     let scanQueue = DispatchQueue(label: "org.quickactions.broker.scan")
+    /// Each item provider's latest set of apps, by provider name (Broker+Providers.swift).
+    let providedSets = Locked<[String: [ProvidedApp]]>([:])
+    /// Where provided items are handed to their providers: never the bus loop.
+    let providerQueue = DispatchQueue(label: "org.quickactions.broker.providers", attributes: .concurrent)
     private let ownerWatch = Locked<SignalSubscription?>(nil)
     private let nameLostWatch = Locked<SignalSubscription?>(nil)
     private let watcher = Locked<PluginWatcher?>(nil)
@@ -162,6 +167,7 @@ public final class Broker: Sendable {
         }
         log(.info, "serving \(Self.busName.rawValue) as \(connection.uniqueName)")
         serving()
+        startProviders()
         prepareHostLauncher()
         startDailyCheck()
         installSignalHandlers()
@@ -212,6 +218,7 @@ public final class Broker: Sendable {
                 log(.warning, "a plugin did not return from will-resign within 5 s; stopping without it")
             }
             if case .success(let launcher) = hostLauncher.withLock({ $0 }) { launcher.close() }
+            stopProviders()
             watcher.withLock { $0?.stop() }
             dailyCheck.cancel()
             let release = DispatchSemaphore(value: 0)
@@ -285,7 +292,7 @@ public final class Broker: Sendable {
         guard !interrupted.isEmpty else { return }
         let saved: Result<Void, any Error> = quarantine.withLock { quarantine in
             for id in interrupted {
-                let library = Quarantine.fingerprint(catalog[id]?.bundle.identity.executable)
+                let library = Quarantine.fingerprint(catalog[id]?.bundle?.identity.executable)
                 let count = quarantine.recordCrash(of: id, library: library)
                 let verdict = count >= Quarantine.limit
                     ? "it is quarantined until its library changes"

@@ -2,6 +2,7 @@ import DBus
 import Foundation
 import QuickActionsAPI
 import QuickActionsModel
+import QuickActionsProviding
 
 /// Everything the broker needs to know to start, decided by `quickactionsd`'s
 /// command line and environment.
@@ -37,6 +38,9 @@ public struct BrokerConfiguration: Sendable {
     public var allowInProcessBundles = false
     /// A host without calls for this long gets will-resign and ends (`--host-idle-seconds`; 0: never).
     public var hostIdleSeconds = BrokerConfiguration.defaultHostIdleSeconds
+    /// The item providers that run (issue 33), in the order their items follow a plugin's:
+    /// quickactionsd's choice (`--no-desktop-actions` and the others, quickactionsd.conf).
+    public var providers: [any ItemProvider] = []
 
     /// `--host-idle-seconds`' default and range.
     public static let defaultHostIdleSeconds = 120

@@ -13,6 +13,7 @@ struct CallOptions: Sendable {
     var timeoutMilliseconds: UInt32?
     var arguments: UserInfo = [:]
     var activationToken: String?
+    var desktopStartupID: String?
     var itemID: String?
     var order: ListingOrder = .display
 
@@ -24,6 +25,9 @@ struct CallOptions: Sendable {
         typealias Key = BrokerAPI.Option
         if let option = options[Key.activationToken] {
             activationToken = try Self.string(Key.activationToken, option)
+        }
+        if let option = options[Key.desktopStartupID] {
+            desktopStartupID = try Self.string(Key.desktopStartupID, option)
         }
         if let option = options[Key.arguments] {
             arguments = try UserInfoConversion.userInfo(option, option: Key.arguments)

@@ -1,0 +1,142 @@
+import DBus
+import Dispatch
+import QuickActionsAPI
+import QuickActionsModel
+import QuickActionsProviding
+
+/// The item providers (issue 33): installed applications' desktop actions, recent documents
+/// and media players give apps items through ``ItemProvider``, and the broker serves them as
+/// it serves a plugin's, with the same listings, ids, signals, frecency and Perform results.
+///
+/// Each provider publishes its whole set; the broker keeps the latest set of each and, on the
+/// scan queue (where bundle rescans run too), merges them into the catalog: an app a bundle
+/// claims (its `QuickActionsDesktopEntry`, or the same id) gets the providers' items after its
+/// plugin's; any other app is one only the providers serve, made and removed as they say. Only
+/// apps whose part changed are announced.
+extension Broker {
+    /// Starts every configured provider; called once the broker serves, so what they publish
+    /// is announced.
+    func startProviders() {
+        for provider in configuration.providers {
+            let name = provider.name
+            provider.start { [weak self] apps in
+                guard let self else { return }
+                scanQueue.async { [self] in
+                    providedSets.withLock { $0[name] = apps }
+                    reconcileProvided()
+                }
+            }
+            log(.info, "started the \(name) item provider")
+        }
+    }
+
+    func stopProviders() {
+        for provider in configuration.providers { provider.stop() }
+    }
+
+    /// What each provider gives, for the `Providers` status property: its name, the apps it
+    /// gives items and the items, in the configured order.
+    func providerCounts() -> [(name: String, apps: Int, items: Int)] {
+        let sets = providedSets.withLock { $0 }
+        return configuration.providers.map { provider in
+            let apps = (sets[provider.name] ?? []).filter { !$0.items.isEmpty }
+            return (provider.name, apps.count, apps.reduce(0) { $0 + $1.items.count })
+        }
+    }
+
+    /// Applies the providers' latest sets to the catalog. Runs on the scan queue.
+    func reconcileProvided() {
+        let sets = providedSets.withLock { $0 }
+        // Every provided app by its id, the providers' items in their configured order.
+        var parts: [String: ProvidedPart] = [:]
+        for provider in configuration.providers {
+            for app in sets[provider.name] ?? [] where !app.items.isEmpty {
+                let entries = app.items.map { ProvidedPart.Entry(provider: provider.name, item: $0) }
+                if parts[app.appID] == nil {
+                    parts[app.appID] = ProvidedPart(
+                        appID: app.appID, desktopID: app.desktopID, name: app.name, icon: app.icon, items: entries)
+                } else {
+                    parts[app.appID]?.items += entries
+                }
+            }
+        }
+        let before = catalog.withLock { $0 }
+        // The apps bundles claim: an installed application a bundle names is that bundle's app.
+        var owner: [String: String] = [:]
+        for app in before.sorted {
+            guard let bundle = app.bundle else { continue }
+            owner[app.id] = app.id
+            if let entry = bundle.manifest.desktopEntry {
+                let claimed = entry.hasSuffix(".desktop") ? String(entry.dropLast(".desktop".count)) : entry
+                if owner[claimed] == nil { owner[claimed] = app.id }
+            }
+        }
+        var wanted: [String: ProvidedPart] = [:]
+        for (id, part) in parts {
+            wanted[owner[id] ?? id] = part
+        }
+        var added: [AppSnapshot] = []
+        var changed: [AppSnapshot] = []
+        var removed: [AppSnapshot] = []
+        catalog.withLock { catalog in
+            for app in catalog.sorted {
+                let part = wanted.removeValue(forKey: app.id)
+                guard part != app.provided else { continue }
+                if app.bundle == nil, part == nil {
+                    catalog.remove(app.id)
+                    removed.append(app)
+                } else {
+                    let now = app.replacing(provided: part)
+                    catalog.set(now)
+                    changed.append(now)
+                }
+            }
+            for (_, part) in wanted.sorted(by: { $0.key < $1.key }) {
+                let app = AppSnapshot(provided: part)
+                catalog.set(app)
+                added.append(app)
+            }
+        }
+        guard !added.isEmpty || !changed.isEmpty || !removed.isEmpty else { return }
+        for app in removed {
+            try? connection.unexport(app.objectPath)
+            try? connection.emit(
+                path: Self.rootPath, interface: Self.interfaceName, member: BrokerAPI.Signal.itemsChanged, [.string(app.id)])
+        }
+        for app in added {
+            try? connection.export([applicationInterface(app.id)], at: app.objectPath)
+        }
+        if !added.isEmpty || !removed.isEmpty {
+            try? connection.emit(path: Self.rootPath, interface: Self.interfaceName, member: BrokerAPI.Signal.applicationsChanged)
+        }
+        for app in added + changed { emitItemsChanged(app) }
+        log(.debug, "item providers: \(added.count) app(s) added, \(changed.count) changed, \(removed.count) removed")
+    }
+
+    /// Performs a provided item: registered as pending first (so the caller's timeout and
+    /// departure apply as to a plugin's), then handed to its provider off the bus loop.
+    func performProvided(
+        _ item: ProvidedItem, of appID: String, by providerName: String, options: CallOptions, caller: String,
+        timeout: UInt32, reply: PerformReplyHandle
+    ) {
+        guard let provider = configuration.providers.first(where: { $0.name == providerName }) else {
+            reply.fail(DBusError(.failed, "the \(providerName) item provider of \(appID) no longer runs"))
+            return
+        }
+        log(.debug, "Perform \(appID) \(item.type) (\(providerName)) from \(caller)")
+        let id = pending.add(reply: reply, caller: caller, app: appID, ticket: nil,
+                             timeoutMilliseconds: timeout, received: .now())
+        let request = ProvidedPerform(
+            appID: appID, item: item, arguments: options.arguments,
+            launch: LaunchContext(activationToken: options.activationToken, startupID: options.desktopStartupID))
+        let usage = usage
+        let pending = pending
+        providerQueue.async {
+            provider.perform(request) { outcome in
+                guard let entry = pending.take(id) else { return }
+                if outcome.success { usage.record(app: appID, item: item.id) }
+                PerformReply.send(entry.reply, success: outcome.success, message: outcome.message, launched: false)
+            }
+        }
+    }
+}

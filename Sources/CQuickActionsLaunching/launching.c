@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* One report from a child to the caller: a step and a value (a pid or an errno). */
@@ -51,6 +52,13 @@ static void qa_exec_program(int report, const char *path, char *const argv[], ch
      * tells the caller the exec happened. */
     syscall(SYS_close_range, 3U, ~0U, 4U /* CLOSE_RANGE_CLOEXEC */);
     execve(path, argv, envp);
+    /* ETXTBSY: some process still has the program open for writing, as a package update
+     * or another thread's fork between a write's open and close leaves it for a moment. */
+    for (int tries = 0; errno == ETXTBSY && tries < 10; tries++) {
+        struct timespec pause = {0, 20 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+        execve(path, argv, envp);
+    }
     qa_report_write(report, QA_LAUNCH_EXEC, errno);
     _exit(127);
 }

@@ -231,7 +231,7 @@ var package = Package(
         .testTarget(name: "InstallTests", dependencies: ["QuickActionsTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "QuickActionsDesktopEntriesTests",
-            dependencies: ["QuickActionsDesktopEntries", "QuickActionsProviding", "QuickActionsTestSupport", "DBus"],
+            dependencies: ["QuickActionsDesktopEntries", "QuickActionsProviding", "QuickActionsTestSupport", "DBus", "Locking"],
             exclude: ["Scripts"],
             swiftSettings: strict),
         .testTarget(name: "BenchmarkTests", dependencies: ["QuickActionsTestSupport"], swiftSettings: strict),

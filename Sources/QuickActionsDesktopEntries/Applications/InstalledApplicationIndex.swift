@@ -75,12 +75,15 @@ public final class InstalledApplicationIndex: InstalledApplications, Sendable {
         reader = ApplicationEntryReader(environment: environment)
         self.log = log
         state = Locked(State(files: Array(repeating: [:], count: dataFolders.count)))
+        // Watching starts first, so nothing changed during the first read is missed; the
+        // watcher's first burst waits for the state's lock, and the first set is published
+        // under it, so it never overwrites what that burst found.
         if watching { startWatching() }
-        let applications = state.withLock { state in
+        state.withLock { state in
             for index in folders.indices { relist(index, in: &state) }
-            return visible(in: state)
+            let applications = visible(in: state)
+            published.withLock { $0.applications = applications }
         }
-        published.withLock { $0.applications = applications }
     }
 
     deinit {
@@ -135,7 +138,10 @@ public final class InstalledApplicationIndex: InstalledApplications, Sendable {
     private static func addWatches(dataFolders: [String], folders: [String], to watches: FolderWatcher.Watches) {
         let events: FolderWatcher.Events = [.contents, .onlyFolders]
         for (data, applications) in zip(dataFolders, folders) {
-            if !watches.add(data, events) { watches.addNearestAncestor(of: data) }
+            // A data folder only for arrivals (an applications folder made or renamed in):
+            // the files written there all day (recently-used.xbel) are none of ours, and the
+            // applications folder's own watch sees it removed or moved away.
+            if !watches.add(data, [.arrivals, .onlyFolders]) { watches.addNearestAncestor(of: data) }
             for folder in ApplicationFolderWalk(root: applications).folders {
                 watches.add(folder, events)
             }

@@ -107,3 +107,19 @@ import Testing
         #expect(first.count == 0)
     }
 }
+
+extension InstalledApplicationsLiveTests {
+    @Test func anApplicationsFolderRemovedAndMadeAgainIsFollowed() async throws {
+        let folders = try AppFolders()
+        try folders.write(AppFolders.entry(name: "Mine"), to: folders.homeApplications, "mine.desktop")
+        let index = InstalledApplicationIndex(environment: folders.environment(), log: folders.log)
+        defer { index.stop() }
+        #expect(index.applications["mine"] != nil)
+        try FileManager.default.moveItem(atPath: folders.homeApplications, toPath: folders.home + "/applications.old")
+        #expect(await eventually { index.applications["mine"] == nil }, "moved away")
+        try FileManager.default.moveItem(atPath: folders.home + "/applications.old", toPath: folders.homeApplications)
+        #expect(await eventually { index.applications["mine"] != nil }, "moved back")
+        try FileManager.default.removeItem(atPath: folders.homeApplications)
+        #expect(await eventually { index.applications["mine"] == nil }, "removed")
+    }
+}

@@ -131,7 +131,14 @@ var package = Package(
 
         // MARK: Bridges
         // Desktop entry actions (issue 15): every app's items on its icon, in every freedesktop desktop.
-        .target(name: "QuickActionsDesktopEntries", dependencies: ["DBus", "FolderWatching", "QuickActionsAPI", "Locking"], swiftSettings: strict),
+        .target(
+            name: "QuickActionsDesktopEntries",
+            dependencies: ["DBus", "FolderWatching", "QuickActionsAPI", "QuickActionsProviding", "CQuickActionsLaunching", "Locking"],
+            swiftSettings: strict),
+        // Starting an installed application detached (double fork, own session, /dev/null
+        // stdio): what must happen between fork and exec is C, where only async-signal-safe
+        // calls run.
+        .target(name: "CQuickActionsLaunching", cSettings: dwarf4),
         // The search bridges (issue 16): GNOME Shell, KRunner, dock quicklists; clients of the contract only.
         // QuickActionsModel only for LogLevel, the one log-level type of every part.
         .target(
@@ -230,7 +237,7 @@ var package = Package(
         .testTarget(name: "InstallTests", dependencies: ["QuickActionsTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "QuickActionsDesktopEntriesTests",
-            dependencies: ["QuickActionsDesktopEntries", "QuickActionsTestSupport", "DBus"],
+            dependencies: ["QuickActionsDesktopEntries", "QuickActionsProviding", "QuickActionsTestSupport", "DBus", "Locking"],
             exclude: ["Scripts"],
             swiftSettings: strict),
         .testTarget(name: "BenchmarkTests", dependencies: ["QuickActionsTestSupport"], swiftSettings: strict),

@@ -100,3 +100,29 @@ import Testing
         #expect(FolderWatcher.Watches.parentFolder(of: path) == parent)
     }
 }
+
+@Suite struct FolderWatcherChangesTests {
+    @Test func aBurstSaysWhichEntriesOfWhichFoldersChanged() async throws {
+        let scratch = try FolderWatcherTests.Scratch()
+        try FileManager.default.createDirectory(atPath: scratch.path + "/sub", withIntermediateDirectories: false)
+        let bursts = Locked<[FolderWatcher.Changes]>([])
+        let watcher = try FolderWatcher(
+            label: "test", delay: .milliseconds(200),
+            watch: { watches in
+                watches.add(scratch.path, .contents)
+                watches.add(scratch.path + "/sub", .contents)
+            },
+            changes: { changes in bursts.withLock { $0.append(changes) } })
+        defer { watcher.stop() }
+        #expect(FileManager.default.createFile(atPath: scratch.path + "/a", contents: Data()))
+        #expect(FileManager.default.createFile(atPath: scratch.path + "/sub/b", contents: Data()))
+        #expect(await FolderWatcherTests.eventually {
+            bursts.withLock { $0.reduce(into: Set<String>()) { $0.formUnion($1.paths) } }.isSuperset(of: [scratch.path + "/a", scratch.path + "/sub/b"])
+        })
+        // Foundation writes through a temporary dot file, renamed into place: those are named too.
+        let named = bursts.withLock { $0.reduce(into: Set<String>()) { $0.formUnion($1.paths) } }
+            .filter { !($0.split(separator: "/").last?.hasPrefix(".") ?? false) }
+        #expect(named == [scratch.path + "/a", scratch.path + "/sub/b"])
+        #expect(bursts.withLock { $0.allSatisfy { !$0.overflowed } })
+    }
+}

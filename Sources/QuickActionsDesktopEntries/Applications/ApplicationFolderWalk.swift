@@ -36,8 +36,12 @@ struct ApplicationFolderWalk: Sendable {
             skipped.append("\(folder): more than \(Self.maximumDepth) folders deep; not read")
             return
         }
+        guard let names = Self.names(in: folder) else {
+            skipped.append("\(folder): cannot be listed (\(String(cString: strerror(errno)))); its entries are not read")
+            return
+        }
         folders.append(folder)
-        for name in Self.names(in: folder).sorted() where !name.hasPrefix(".") {
+        for name in names.sorted() where !name.hasPrefix(".") {
             let path = folder + "/" + name
             var child = stat()
             guard stat(path, &child) == 0 else { continue }
@@ -49,9 +53,10 @@ struct ApplicationFolderWalk: Sendable {
         }
     }
 
-    /// The entry names of `folder` (without `.` and `..`), by readdir.
-    static func names(in folder: String) -> [String] {
-        guard let directory = opendir(folder) else { return [] }
+    /// The entry names of `folder` (without `.` and `..`), by readdir; nil (errno set) when
+    /// it cannot be opened.
+    static func names(in folder: String) -> [String]? {
+        guard let directory = opendir(folder) else { return nil }
         defer { closedir(directory) }
         var names: [String] = []
         while let entry = readdir(directory) {

@@ -65,11 +65,7 @@ public final class InstalledApplicationIndex: InstalledApplications, Sendable {
     ///   - log: hears about files refused (each named, with why) and folders left out.
     ///   - watching: false reads once and never again (for one-shot tools).
     public init(environment: [String: String], log: @escaping @Sendable (String) -> Void, watching: Bool = true) {
-        let directories = DataDirectories.resolve(environment)
-        var dataFolders: [String] = []
-        for folder in [directories.home] + directories.system where !dataFolders.contains(folder) {
-            dataFolders.append(folder)
-        }
+        let dataFolders = Self.dataFolders(for: environment)
         self.dataFolders = dataFolders
         folders = dataFolders.map { $0 == "/" ? "/applications" : $0 + "/applications" }
         reader = ApplicationEntryReader(environment: environment)
@@ -88,6 +84,18 @@ public final class InstalledApplicationIndex: InstalledApplications, Sendable {
 
     deinit {
         watcher.withLock { $0?.stop() }
+    }
+
+    /// The data folders entries are looked for in, in precedence order: `$XDG_DATA_HOME`
+    /// (default `~/.local/share`), then each of `$XDG_DATA_DIRS` (default
+    /// `/usr/local/share:/usr/share`), each once.
+    public static func dataFolders(for environment: [String: String]) -> [String] {
+        let directories = DataDirectories.resolve(environment)
+        var folders: [String] = []
+        for folder in [directories.home] + directories.system where !folders.contains(folder) {
+            folders.append(folder)
+        }
+        return folders
     }
 
     /// Stops watching; the set stays as last read and observers hear nothing more.

@@ -24,9 +24,15 @@ import Testing
         #expect(index.applications["org.example.Mail"]?.path == folders.lastSystemApplications + "/org.example.Mail.desktop")
     }
 
-    @Test func theDefaultsAreTheBaseDirectorySpecificationsOnes() {
-        let index = InstalledApplicationIndex(environment: ["HOME": "/nonexistent-home"], log: { _ in }, watching: false)
-        #expect(index.folders == ["/nonexistent-home/.local/share/applications", "/usr/local/share/applications", "/usr/share/applications"])
+    @Test func theDefaultsAreTheBaseDirectorySpecificationsOnesAndEachFolderCountsOnce() throws {
+        // Asked without reading: the host's folders stay out of the tests.
+        #expect(InstalledApplicationIndex.dataFolders(for: ["HOME": "/nonexistent-home"])
+            == ["/nonexistent-home/.local/share", "/usr/local/share", "/usr/share"])
+        #expect(InstalledApplicationIndex.dataFolders(for: ["HOME": "/h", "XDG_DATA_HOME": "/d", "XDG_DATA_DIRS": "/a:relative:/b/:/a:/d"])
+            == ["/d", "/a", "/b"])
+        let folders = try AppFolders()
+        let index = InstalledApplicationIndex(environment: folders.environment(), log: folders.log, watching: false)
+        #expect(index.folders == [folders.homeApplications, folders.firstSystemApplications, folders.lastSystemApplications])
     }
 
     @Test func subfoldersJoinTheDesktopFileIDWithDashes() throws {

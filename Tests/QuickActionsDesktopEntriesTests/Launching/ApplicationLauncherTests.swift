@@ -58,6 +58,7 @@ import Testing
         #expect(record.fields["token"] == "<unset>" && record.fields["startup"] == "<unset>")
         let german = ApplicationLauncher(connection: nil, environment: world.environment, locale: "de_DE.UTF-8", log: { _ in })
         #expect(await german.launch(app, action: "new-window", uris: [], context: LaunchContext()) == .succeeded("Started Neues Fenster (Text Editor)"))
+        #expect(await world.records(count: 2).count == 2)
     }
 
     @Test func theBrokersOwnTokensNeverLeakIntoALaunch() async throws {

@@ -6,8 +6,9 @@ import QuickActionsTestSupport
 /// A temporary folder for launch tests: a `bin` with the recorder program `qa-app`, a folder
 /// its records go to, and the environment launches get. The recorder writes what it was
 /// started with (arguments, folder, tokens, standard streams, its /proc stat line) to
-/// `records/<pid>` and then stays alive while the test process lives, until `stop()` (or the
-/// end of the test process) ends it: no launched process outlives the test.
+/// `records/<pid>` and then stays alive while the test process lives and the records folder
+/// is there, until `stop()` (or the end of the test process) ends it: no launched process
+/// outlives its test, even one that had not written its record yet.
 final class LaunchWorld: @unchecked Sendable {
     // @unchecked Sendable: every property is set in init and never changes.
     let root: String
@@ -28,7 +29,7 @@ final class LaunchWorld: @unchecked Sendable {
         printf 'cwd=%s\\ntoken=%s\\nstartup=%s\\nstdin=%s\\nstdout=%s\\nstderr=%s\\nstat=%s\\n' \\
             "$here" "${XDG_ACTIVATION_TOKEN-<unset>}" "${DESKTOP_STARTUP_ID-<unset>}" "$in0" "$out1" "$err2" "$stat" > "$out.part"
         /bin/mv "$out.part" "$out"
-        while kill -0 "$QA_TEST_PID" 2>/dev/null && [ ! -e "$QA_RECORD_DIR/stop" ]; do /bin/sleep 0.1; done
+        while kill -0 "$QA_TEST_PID" 2>/dev/null && [ -d "$QA_RECORD_DIR" ] && [ ! -e "$QA_RECORD_DIR/stop" ]; do /bin/sleep 0.1; done
         """
 
     init() throws {

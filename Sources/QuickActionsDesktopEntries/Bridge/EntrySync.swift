@@ -30,7 +30,10 @@ struct EntrySync {
         let items: [ListedItem]
         do {
             properties = try await proxy.applicationProperties(of: app.id)
-            items = try await proxy.items(of: app.id, locale: Self.defaultLocale)
+            // Only a plugin's items: what item providers give (an installed application's own
+            // actions, its recent documents, a player's controls) belongs to the original
+            // entry or changes too often to rewrite entries for.
+            items = try await proxy.items(of: app.id, locale: Self.defaultLocale).filter { $0.provider == nil }
         } catch {
             log("cannot read \(app.id) from the broker: \(error); its entry stays as it is")
             return previous

@@ -116,9 +116,15 @@ public final class DockQuicklists: Sendable {
             remove(appID)
             return
         }
-        let entries = items.map { item in
+        // A dock shows an entry's own actions itself: the desktop-actions provider's stay out.
+        let entries = items.filter { $0.provider != ItemKey.Provider.desktopActions }.map { item in
             SearchEntry(appID: appID, appName: app.name.isEmpty ? appID : app.name, appIcon: app.icon, itemID: item.id,
                         type: item.type, title: item.title, subtitle: item.subtitle, icon: item.icon)
+        }
+        // An installed application that brings only its own actions gets no quicklist.
+        if entries.isEmpty, !items.isEmpty {
+            remove(appID)
+            return
         }
         if let existing = quicklists.withLock({ $0[appID] }), existing.desktopID == entry.desktopID {
             existing.menu.set(entries)

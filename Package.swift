@@ -126,7 +126,7 @@ var package = Package(
         // Desktop Bookmark file, media players over MPRIS.
         .target(
             name: "QuickActionsProviders",
-            dependencies: ["QuickActionsProviding", "QuickActionsModel", "FolderWatching", "Locking", "DBus"],
+            dependencies: ["QuickActionsProviding", "QuickActionsAPI", "QuickActionsModel", "FolderWatching", "Locking", "DBus"],
             swiftSettings: strict),
 
         // MARK: Bridges
@@ -149,7 +149,7 @@ var package = Package(
             name: "quickactionsd",
             dependencies: [
                 "QuickActionsBroker", "QuickActionsBundles", "QuickActionsDesktopEntries", "QuickActionsSearch", "DBus",
-                "Locking",
+                "Locking", "QuickActionsProviders", "QuickActionsProviding",
             ],
             swiftSettings: strict),
         // The launcher CLI's logic (argument parsing, broker client, output), testable as a library.

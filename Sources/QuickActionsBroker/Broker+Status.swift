@@ -30,7 +30,7 @@ extension Broker {
                      annotations: [.documentation(
                         "Those of PluginDirectories that do not exist, or are not folders, at the time of reading.")],
                      get: { .array(.string, Self.missing(directories).map(Value.string)) }),
-            Property(MemberName(stringLiteral: BrokerAPI.Property.providers), type: Self.providerType,
+            Property(MemberName(stringLiteral: BrokerAPI.Property.providers), type: .array(Self.providerType),
                      changeSignal: .none,
                      annotations: [.documentation(
                         "The item providers that run (desktop-actions, recent-documents, media-players), in the order their items follow a plugin's: each one's name, the apps it gives items and the items it gives, at the time of reading.")],

@@ -42,6 +42,9 @@ public final class BrokerHarness: @unchecked Sendable {
         // QUICKACTIONS_DESKTOP_ENTRIES): the other suites test the broker alone.
         var environment = environment
         if environment["QUICKACTIONS_DESKTOP_ENTRIES"] == nil { environment["QUICKACTIONS_DESKTOP_ENTRIES"] = "0" }
+        // So are the item providers (the host's installed applications, recent documents and
+        // players are not the test's), unless it names QUICKACTIONS_PROVIDERS.
+        if environment["QUICKACTIONS_PROVIDERS"] == nil { environment["QUICKACTIONS_PROVIDERS"] = "0" }
         self.environment = environment
         process = try Self.launch(bus: bus, directory: directory, arguments: self.arguments, environment: environment,
                                   generation: 0)

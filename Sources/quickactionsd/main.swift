@@ -14,6 +14,7 @@ let usage = """
                          [--plugin-host process|in-process] [--in-process APP_ID]...
                          [--allow-in-process-bundles] [--host-idle-seconds N]
                          [--replace] [--verbose] [--no-desktop-entries]
+                         [--no-desktop-actions] [--no-recent-documents] [--no-media-players]
                          [--no-search | --no-gnome-shell | --no-krunner | --no-dock]
 
     Serves \(Broker.busName): lists the quick actions of the plugin
@@ -53,6 +54,15 @@ let usage = """
                          do not put the items on the apps' icons as desktop entry
                          actions, and remove the entries written before (also
                          QUICKACTIONS_DESKTOP_ENTRIES=0)
+      --no-desktop-actions
+                         do not offer installed applications' desktop actions
+      --no-recent-documents
+                         do not offer the documents applications opened lately
+                         ($XDG_DATA_HOME/recently-used.xbel)
+      --no-media-players do not offer the controls of playing MPRIS players
+                         Each of these three is also a key of
+                         $XDG_CONFIG_HOME/quickactions/quickactionsd.conf, [Providers]
+                         (see quickactionsd(1)); the flags win
     \(SearchOptions.help)
       --help, --version
 
@@ -178,6 +188,13 @@ if arguments.contains("--version") {
     print("quickactionsd \(Broker.version)")
     exit(0)
 }
+let providerChoice: ProviderChoice
+do {
+    providerChoice = try ProviderChoice(arguments: arguments, environment: environment)
+} catch {
+    fail("\(error)", status: 2)
+}
+arguments.removeAll { ProviderChoice.flags.contains($0) }
 let configuration: BrokerConfiguration
 let (searchOptions, brokerArguments) = SearchOptions.extract(from: arguments)
 do {
@@ -190,7 +207,10 @@ do {
 
 let broker: Broker
 do {
-    broker = try Broker(configuration: configuration)
+    var withProviders = configuration
+    withProviders.providers = providerChoice.make(
+        bus: configuration.bus, environment: environment, log: Log(verbose: configuration.verbose))
+    broker = try Broker(configuration: withProviders)
 } catch {
     fail("cannot start: \(error)", status: 1)
 }

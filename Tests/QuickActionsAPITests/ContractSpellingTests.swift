@@ -34,6 +34,17 @@ import Testing
             ["Version", "type"], "com.canonical.dbusmenu's property and member names"),
         "Sources/quickactions-bench/LaunchBenchmark.swift": (["launch"], "the name of the benchmark's work folder"),
         "Sources/QuickActionsModel/Icons/IconTable.swift": (["message"], "a symbol name in the icon table"),
+        "Sources/QuickActionsDesktopEntries/Applications/ApplicationEntryReader.swift": (
+            ["Name", "Icon"], "Desktop Entry Specification keys"),
+        "Sources/QuickActionsDesktopEntries/Launching/ApplicationActivation.swift": (
+            ["activation-token", "desktop-startup-id"],
+            "org.freedesktop.Application's platform-data keys (Desktop Entry Specification)"),
+        "Sources/QuickActionsProviders/MediaPlayers/MPRIS.swift": (["DesktopEntry"], "an MPRIS2 property"),
+        "Sources/QuickActionsProviders/MediaPlayers/PlayerProperties.swift": (["DesktopEntry"], "an MPRIS2 property"),
+        "Sources/QuickActionsProviders/RecentDocuments/BookmarkFile.swift": (
+            ["title", "type"], "Desktop Bookmark (XBEL) element and attribute names"),
+        "Sources/QuickActionsProviders/Settings/ProviderSettings.swift": (
+            ["Providers", "limit"], "quickactionsd.conf's own group and key (quickactionsd(1))"),
         "Sources/QuickActionsModel/Limits/ItemLimits.swift": (
             ["user-info"], "the field's name in limit errors; the model core knows no bus and cannot import the API"),
     ]

@@ -27,7 +27,18 @@ public struct BrokerStatus: Sendable, Equatable {
     /// Microseconds since the Unix epoch.
     public let startTime: UInt64
     public let directories: [Directory]
+    /// The apps with a plugin bundle (those only item providers serve are counted in `providers`).
     public let apps: [App]
+
+    /// One item provider that runs, with what it gives.
+    public struct Provider: Sendable, Equatable {
+        public let name: String
+        public let apps: UInt32
+        public let items: UInt32
+    }
+
+    /// Empty from a broker older than item providers.
+    public let providers: [Provider]
 
     /// Reads Properties.GetAll's `a{sv}` and GetManagedObjects' `a{oa{sa{sv}}}`.
     init(properties: Value?, managedObjects: Value?) throws(CLIError) {
@@ -45,6 +56,11 @@ public struct BrokerStatus: Sendable, Equatable {
         self.startTime = startTime
         version = property(BrokerAPI.Property.version)?.string ?? ""
         directories = searched.compactMap(\.string).map { Directory(path: $0, missing: missing.contains($0)) }
+        providers = (property(BrokerAPI.Property.providers)?.array ?? []).compactMap { value in
+            guard let fields = value.structure, fields.count == 3, let name = fields[0].string,
+                  let apps = fields[1].uint64, let items = fields[2].uint64 else { return nil }
+            return Provider(name: name, apps: UInt32(clamping: apps), items: UInt32(clamping: items))
+        }
 
         guard let objects = managedObjects?.dictionary else {
             throw .failed("the broker answered GetManagedObjects with something other than a dictionary")
@@ -55,6 +71,7 @@ public struct BrokerStatus: Sendable, Equatable {
                   let id = properties[.string(BrokerAPI.Property.id)]?.unwrappedVariant.string
             else { continue }
             func value(_ name: String) -> Value? { properties[.string(name)]?.unwrappedVariant }
+            guard value(BrokerAPI.Property.bundlePath)?.string?.isEmpty == false else { continue }
             apps.append(App(
                 id: id, bundlePath: value(BrokerAPI.Property.bundlePath)?.string ?? "",
                 loaded: value(BrokerAPI.Property.loaded)?.bool ?? false,

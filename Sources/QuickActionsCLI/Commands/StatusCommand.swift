@@ -11,9 +11,12 @@ struct StatusCommand: CLICommand {
             plugin is loaded (and the host process running it: in the broker's own process
             today), whether it is quarantined and why, and its last load error. Read from the
             broker's status properties (PID, StartTime, PluginDirectories, BundlePath, ...).
+            Then the item providers that run (installed applications' desktop actions, recent
+            documents, media players) and how many apps and items each gives.
             With --json, prints {"pid", "version", "start-time-us", "uptime-seconds",
             "plugin-directories": [{"path", "missing"}], "apps": [{"id", "bundle-path",
-            "loaded", "host-pid", "quarantined", "quarantine-reason", "last-load-error"}]}.
+            "loaded", "host-pid", "quarantined", "quarantine-reason", "last-load-error"}],
+            "providers": [{"name", "apps", "items"}]}.
             """,
         options: [CommonOptions.json],
         examples: [
@@ -54,6 +57,7 @@ struct StatusCommand: CLICommand {
                     "last-load-error": app.lastLoadError,
                 ]
             },
+            "providers": status.providers.map { ["name": $0.name, "apps": Int($0.apps), "items": Int($0.items)] as [String: Any] },
         ]
     }
 
@@ -79,6 +83,12 @@ struct StatusCommand: CLICommand {
                 "    quarantined:     \(app.quarantined ? "yes: \(DisplayWidth.sanitize(app.quarantineReason))" : "no")",
                 "    last load error: \(app.lastLoadError.isEmpty ? "none" : DisplayWidth.sanitize(app.lastLoadError))",
             ]
+        }
+        lines.append(status.providers.isEmpty ? "item providers: none" : "item providers:")
+        for provider in status.providers {
+            let apps = provider.apps == 1 ? "1 app" : "\(provider.apps) apps"
+            let items = provider.items == 1 ? "1 item" : "\(provider.items) items"
+            lines.append("  \(DisplayWidth.sanitize(provider.name)): \(apps), \(items)")
         }
         return lines
     }

@@ -1,4 +1,5 @@
 import Locking
+import QuickActionsAPI
 import QuickActionsModel
 import QuickActionsProviding
 
@@ -10,7 +11,7 @@ import QuickActionsProviding
 /// Launchers show these actions on the icon already: the desktop-entry bridge never writes
 /// them, and dock quicklists leave them out (the items' `provider` key says whose they are).
 public final class DesktopActionsProvider: ItemProvider {
-    public let name = "desktop-actions"
+    public let name = ItemKey.Provider.desktopActions
     /// The items' type prefix: an action `new-window` is the item `new-window` of type
     /// `org.freedesktop.DesktopAction.new-window`.
     public static let typePrefix = "org.freedesktop.DesktopAction."

@@ -1,3 +1,4 @@
+import QuickActionsAPI
 import DBus
 import Locking
 import QuickActionsModel
@@ -19,7 +20,7 @@ import QuickActionsProviding
 /// (``PlayerProperties/Limits``); at most ``maximumPlayers`` names are followed. The whole of a
 /// message a player sends is still decoded by libdbus, within the bus's message size limit.
 public final class MediaPlayersProvider: ItemProvider {
-    public let name = "media-players"
+    public let name = ItemKey.Provider.mediaPlayers
     /// Names followed at once; more are logged and left out.
     public static let maximumPlayers = 64
 

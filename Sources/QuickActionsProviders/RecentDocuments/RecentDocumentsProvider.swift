@@ -1,3 +1,4 @@
+import QuickActionsAPI
 import DBus
 import Dispatch
 import FolderWatching
@@ -14,7 +15,7 @@ import QuickActionsProviding
 /// naming it and the reason, and the items read before stay. With a bus connection, the
 /// settings portal's `remember-recent-files` is followed: false offers no items.
 public final class RecentDocumentsProvider: ItemProvider {
-    public let name = "recent-documents"
+    public let name = ItemKey.Provider.recentDocuments
     /// The item type of every recent document.
     public static let itemType = "org.quickactions.recent-document"
 

@@ -1,3 +1,5 @@
+import QuickActionsAPI
+
 /// Which item providers quickactionsd runs, and how: its command line's `--no-desktop-actions`,
 /// `--no-recent-documents`, `--no-media-players`, over the user's settings file
 /// `$XDG_CONFIG_HOME/quickactions/quickactionsd.conf` (default `~/.config`), a key file as
@@ -65,10 +67,11 @@ public struct ProviderSettings: Sendable, Equatable {
             let key = line[..<equals].trimmingSpaces()
             let value = line[line.index(after: equals)...].trimmingSpaces()
             switch (group, key) {
-            case ("Providers", "desktop-actions"): settings.desktopActions = try boolean(value, fail)
-            case ("Providers", "recent-documents"): settings.recentDocuments = try boolean(value, fail)
-            case ("Providers", "media-players"): settings.mediaPlayers = try boolean(value, fail)
-            case ("Recent Documents", "limit"):
+            // The keys are the providers' names.
+            case (Self.providersGroup, ItemKey.Provider.desktopActions): settings.desktopActions = try boolean(value, fail)
+            case (Self.providersGroup, ItemKey.Provider.recentDocuments): settings.recentDocuments = try boolean(value, fail)
+            case (Self.providersGroup, ItemKey.Provider.mediaPlayers): settings.mediaPlayers = try boolean(value, fail)
+            case (Self.recentDocumentsGroup, Self.limitKey):
                 guard let limit = Int(value), Self.recentDocumentsLimitRange.contains(limit) else {
                     throw fail("limit must be a whole number from 0 to \(Self.recentDocumentsLimitRange.upperBound)")
                 }
@@ -80,7 +83,10 @@ public struct ProviderSettings: Sendable, Equatable {
         return settings
     }
 
-    static let groups = ["Providers", "Recent Documents"]
+    static let providersGroup = "Providers"
+    static let recentDocumentsGroup = "Recent Documents"
+    static let limitKey = "limit"
+    static let groups = [providersGroup, recentDocumentsGroup]
 
     private func boolean(_ value: String, _ fail: (String) -> ProviderSettingsError) throws(ProviderSettingsError) -> Bool {
         switch value {

@@ -60,24 +60,28 @@ for _ in $(seq 200); do
 done
 
 qa() { "$bin/quickactions" --address "$address" "$@"; }
-examples=(com.example.contacts com.example.favorites com.example.music com.example.stacks)
-echo "==> quickactions list (the example plugins)"
-for app in "${examples[@]}"; do qa list "$app"; done
-echo
 # Every installed application brings items too: its desktop actions, the documents it opened
-# lately, the controls of what it plays. A few of this machine's, if it has any.
+# lately, the controls of what it plays. With few of them, one listing shows everything; with
+# many, the examples and the first few of this machine's own.
 installed=$(qa list --json | python3 -c '
 import json, sys
 apps = [group["app-id"] for group in json.load(sys.stdin)
         if any("provider" in item for item in group["items"])]
 print(len(apps)); print("\n".join(apps[:3]))')
 count=$(head -n1 <<<"$installed")
-if [[ $count -gt 0 ]]; then
+if [[ $count -le 6 ]]; then
+  echo "==> quickactions list"
+  qa list
+  if [[ $count -eq 1 ]]; then echo "    (one of these is your installed applications', with no plugin of its own)"
+  elif [[ $count -gt 1 ]]; then echo "    ($count of these are your installed applications, with no plugin of their own)"; fi
+else
+  echo "==> quickactions list APP (the example plugins)"
+  for app in com.example.contacts com.example.favorites com.example.music com.example.stacks; do qa list "$app"; done
+  echo
   echo "==> Your installed applications bring items too: $count of them; the first few"
   while read -r app; do [[ -n $app ]] && qa list "$app"; done < <(tail -n +2 <<<"$installed")
-else
-  echo "==> No installed application here has desktop actions, recent documents or a playing player yet"
 fi
+[[ $count -gt 0 ]] || echo "    (no installed application here has desktop actions, recent documents or a playing player yet)"
 echo
 echo "==> quickactions invoke com.example.contacts SearchAction"
 qa invoke com.example.contacts SearchAction

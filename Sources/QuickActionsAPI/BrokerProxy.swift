@@ -47,7 +47,7 @@ public final class BrokerProxy: Sendable {
     /// so the broker's Timeout error comes first.
     public func perform(
         appID: String, type: String, itemID: String?, arguments: Value? = nil, activationToken: String? = nil,
-        locale: String? = nil, timeoutMilliseconds: UInt32? = nil
+        startupID: String? = nil, locale: String? = nil, timeoutMilliseconds: UInt32? = nil
     ) async throws(DBusError) -> PerformOutcome {
         var entries: [DictionaryEntry] = []
         func add(_ key: String, _ value: Value) {
@@ -56,6 +56,7 @@ public final class BrokerProxy: Sendable {
         if let itemID { add(BrokerAPI.Option.itemID, .string(itemID)) }
         if let arguments { add(BrokerAPI.Option.arguments, arguments) }
         if let activationToken { add(BrokerAPI.Option.activationToken, .string(activationToken)) }
+        if let startupID { add(BrokerAPI.Option.desktopStartupID, .string(startupID)) }
         if let locale { add(BrokerAPI.Option.locale, .string(locale)) }
         if let timeoutMilliseconds { add(BrokerAPI.Option.timeoutMilliseconds, .uint32(timeoutMilliseconds)) }
         let brokerTimeout = timeoutMilliseconds ?? BrokerAPI.maximumTimeoutMilliseconds

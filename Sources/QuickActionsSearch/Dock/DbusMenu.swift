@@ -15,7 +15,7 @@ public final class DbusMenu: Sendable {
 
     public let path: ObjectPath
     private let connection: Connection
-    private let onClick: @Sendable (SearchEntry) -> Void
+    private let onClick: @Sendable (SearchEntry, UInt32) -> Void
 
     private struct State {
         var revision: UInt32 = 1
@@ -25,7 +25,8 @@ public final class DbusMenu: Sendable {
     }
     private let state = Locked(State())
 
-    public init(path: ObjectPath, connection: Connection, onClick: @escaping @Sendable (SearchEntry) -> Void) {
+    /// - Parameter onClick: the item clicked and the event's X11 timestamp (0 when none).
+    public init(path: ObjectPath, connection: Connection, onClick: @escaping @Sendable (SearchEntry, UInt32) -> Void) {
         self.path = path
         self.connection = connection
         self.onClick = onClick
@@ -99,15 +100,15 @@ public final class DbusMenu: Sendable {
             Method("Event",
                    inputs: TypedArgument("id", Int32.self), TypedArgument("eventId", String.self),
                    TypedArgument("data", Value.self), TypedArgument("timestamp", UInt32.self),
-                   outputs: ()) { [self] _, id, event, _, _ in
-                guard handle(id: id, event: event) else { throw Self.unknown(id) }
+                   outputs: ()) { [self] _, id, event, _, timestamp in
+                guard handle(id: id, event: event, timestamp: timestamp) else { throw Self.unknown(id) }
             },
             Method("EventGroup", inputs: TypedArgument("events", [Event].self),
                    outputs: (TypedArgument("idErrors", [Int32].self))) { [self] _, events in
                 var errors: [Int32] = []
                 for event in events {
-                    let (id, name, _, _) = event.fields
-                    if !handle(id: id, event: name) { errors.append(id) }
+                    let (id, name, _, timestamp) = event.fields
+                    if !handle(id: id, event: name, timestamp: timestamp) { errors.append(id) }
                 }
                 return errors
             },
@@ -186,10 +187,10 @@ public final class DbusMenu: Sendable {
     }
 
     /// Handles one event; false for an unknown id.
-    func handle(id: Int32, event: String) -> Bool {
+    func handle(id: Int32, event: String, timestamp: UInt32 = 0) -> Bool {
         if id == 0 { return true }
         guard let entry = state.withLock({ $0.entries.first { $0.id == id }?.entry }) else { return false }
-        if event == "clicked" { onClick(entry) }
+        if event == "clicked" { onClick(entry, timestamp) }
         return true
     }
 }

@@ -132,9 +132,9 @@ public final class DockQuicklists: Sendable {
         }
         remove(appID)
         let path = SearchNames.dockMenusPath.appendingEscaped(appID)
-        let menu = DbusMenu(path: path, connection: connection) { [weak self] clicked in
+        let menu = DbusMenu(path: path, connection: connection) { [weak self] clicked, timestamp in
             guard let self else { return }
-            Task { await self.perform(clicked) }
+            Task { await self.perform(clicked, timestamp: timestamp) }
         }
         menu.set(entries, announce: false)
         try connection.export([menu.interface()], at: path)
@@ -166,9 +166,9 @@ public final class DockQuicklists: Sendable {
         }
     }
 
-    private func perform(_ entry: SearchEntry) async {
+    private func perform(_ entry: SearchEntry, timestamp: UInt32) async {
         do {
-            let outcome = try await catalog.perform(entry)
+            let outcome = try await catalog.perform(entry, timestamp: timestamp)
             if !outcome.success {
                 await notifier.notify(summary: "\(entry.title) failed",
                                       body: "\(entry.appName): " + (outcome.message ?? "the action reported failure"))

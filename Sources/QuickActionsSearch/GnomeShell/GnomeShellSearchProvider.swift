@@ -49,7 +49,7 @@ public struct GnomeShellSearchProvider: Sendable {
             Method("ActivateResult",
                    inputs: TypedArgument("identifier", String.self), TypedArgument("terms", [String].self),
                    TypedArgument("timestamp", UInt32.self),
-                   outputs: (), async: { _, identifier, _, _ in try await activate(identifier) }),
+                   outputs: (), async: { _, identifier, _, timestamp in try await activate(identifier, timestamp: timestamp) }),
             Method("LaunchSearch", inputs: TypedArgument("terms", [String].self), TypedArgument("timestamp", UInt32.self),
                    outputs: ()) { _, _, _ in },
         ])
@@ -93,7 +93,7 @@ public struct GnomeShellSearchProvider: Sendable {
         return .dictionary(key: .string, value: .variant, fields)
     }
 
-    func activate(_ identifier: String) async throws(DBusError) {
+    func activate(_ identifier: String, timestamp: UInt32 = 0) async throws(DBusError) {
         guard let id = ResultID(identifier) else {
             throw DBusError.invalidArgs("result \"\(identifier.prefix(200))\" is not an <app id>/<item id> this provider returned")
         }
@@ -101,7 +101,7 @@ public struct GnomeShellSearchProvider: Sendable {
             throw DBusError(BrokerAPI.ErrorNames.unknownItem,
                             "application \"\(id.appID.prefix(255))\" has no current item with id \"\(id.itemID.prefix(200))\"")
         }
-        let outcome = try await catalog.perform(entry)
+        let outcome = try await catalog.perform(entry, timestamp: timestamp)
         if !outcome.success {
             log(.warning, "GNOME Shell activated \"\(entry.title)\" of \(entry.appID): the plugin reported failure"
                 + (outcome.message.map { ": \($0)" } ?? ""))

@@ -85,12 +85,19 @@ public final class SearchCatalog: Sendable {
     }
 
     /// Performs the entry by its item id. The listing is dropped: the use changed the ranking.
+    /// - Parameters:
+    ///   - activationToken: the caller's XDG activation token (KRunner's SetActivationToken).
+    ///   - timestamp: the X11 time of the user's click or key press (GNOME Shell's
+    ///     ActivateResult, dbusmenu's Event), passed on as a startup notification id whose
+    ///     `_TIME` part lets the window manager give the launched window focus, as GLib's
+    ///     launch contexts make them; 0 when the caller gave none.
     public func perform(
-        _ entry: SearchEntry, activationToken: String? = nil
+        _ entry: SearchEntry, activationToken: String? = nil, timestamp: UInt32 = 0
     ) async throws(DBusError) -> PerformOutcome {
         defer { listing.withLock { $0 = nil } }
         return try await proxy.perform(
-            appID: entry.appID, type: entry.type, itemID: entry.itemID, activationToken: activationToken)
+            appID: entry.appID, type: entry.type, itemID: entry.itemID, activationToken: activationToken,
+            startupID: StartupID.make(app: entry.appID, timestamp: timestamp))
     }
 
     private func changed(_ change: Change) {

@@ -28,7 +28,7 @@ import Testing
                                      matcher: SearchMatcher(locale: Locale(identifier: "en_US")), log: .silent).interface()
         },
         Bridge(name: "dock com.canonical.dbusmenu") { connection in
-            DbusMenu(path: "/org/quickactions/Proof/Menu", connection: connection) { _ in }.interface()
+            DbusMenu(path: "/org/quickactions/Proof/Menu", connection: connection) { _, _ in }.interface()
         },
     ]
 

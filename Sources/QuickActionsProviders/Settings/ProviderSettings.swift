@@ -47,7 +47,10 @@ public struct ProviderSettings: Sendable, Equatable {
     public func applying(_ text: String, path: String) throws(ProviderSettingsError) -> ProviderSettings {
         var settings = self
         var group: String?
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // By Character, "\r\n" is one grapheme and not "\n": a file written on Windows (or
+        // by an editor set to CRLF) would be one line. Both end a line, as in GLib's key files.
+        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+        for (index, rawLine) in lines.enumerated() {
             let line = rawLine.trimmingSpaces()
             let number = index + 1
             func fail(_ reason: String) -> ProviderSettingsError {

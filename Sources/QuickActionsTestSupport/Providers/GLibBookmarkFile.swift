@@ -1,5 +1,4 @@
 import Foundation
-import QuickActionsTestSupport
 
 /// Writes `recently-used.xbel` with GLib's own GBookmarkFile, the code GTK's recent manager
 /// uses, from /usr/bin/python3 (python3-gi's libglib). Debian 12's GLib typelib gives
@@ -7,25 +6,42 @@ import QuickActionsTestSupport
 /// calls the same libglib functions through ctypes: `g_bookmark_file_new`, `set_mime_type`,
 /// `add_application`, `set_application_info` with a `GDateTime`, `set_is_private`, `to_file`
 /// (which, like GTK's, writes a temporary file and renames it over the old one).
-enum GLibBookmarkFile {
-    struct Application: Encodable {
-        var name: String
-        var exec: String
+public enum GLibBookmarkFile {
+    public struct Application: Encodable, Sendable {
+        public var name: String
+        public var exec: String
         /// Seconds since the epoch.
-        var modified: Int
-        var count: Int = 1
+        public var modified: Int
+        public var count: Int
+
+        public init(name: String, exec: String, modified: Int, count: Int = 1) {
+            self.name = name
+            self.exec = exec
+            self.modified = modified
+            self.count = count
+        }
     }
 
-    struct Entry: Encodable {
-        var uri: String
-        var mime: String?
-        var applications: [Application]
-        var isPrivate = false
-        var title: String?
-        var groups: [String] = []
+    public struct Entry: Encodable, Sendable {
+        public var uri: String
+        public var mime: String?
+        public var applications: [Application]
+        public var isPrivate: Bool
+        public var title: String?
+        public var groups: [String]
+
+        public init(uri: String, mime: String? = nil, applications: [Application], isPrivate: Bool = false,
+                    title: String? = nil, groups: [String] = []) {
+            self.uri = uri
+            self.mime = mime
+            self.applications = applications
+            self.isPrivate = isPrivate
+            self.title = title
+            self.groups = groups
+        }
     }
 
-    static let script = #"""
+    public static let script = #"""
         import ctypes, json, sys
         g = ctypes.CDLL("libglib-2.0.so.0")
         P, S = ctypes.c_void_p, ctypes.c_char_p
@@ -71,7 +87,7 @@ enum GLibBookmarkFile {
     }
 
     /// Writes `entries` to `path` (replacing it by rename, as GLib does).
-    static func write(_ entries: [Entry], to path: String) async throws {
+    public static func write(_ entries: [Entry], to path: String) async throws {
         let input = String(decoding: try JSONEncoder().encode(Spec(path: path, entries: entries)), as: UTF8.self)
         let result = try await Command.run("/usr/bin/python3", ["-c", script], input: input)
         guard result.status == 0 else { throw TestSupportError("GLib's bookmark writer failed: \(result)") }

@@ -3,7 +3,8 @@
 # GNOME Shell's overview search, a Dash to Dock quicklist with the Contacts example's dynamic
 # items, KRunner and `quickactions pick` with fzf in a terminal.
 #
-#   scripts/screenshots.sh [OUTPUT_DIR]        (make screenshots; default docs/screenshots)
+#   scripts/screenshots.sh [--only picker|gnome-shell|krunner]... [OUTPUT_DIR]
+#                          (make screenshots: all of them, into docs/screenshots)
 #
 # Everything runs in a temporary folder: its own HOME and XDG folders, a private session bus and
 # a private "system" bus (GNOME Shell asks logind there and would stop without one), the broker
@@ -13,7 +14,25 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
+only=()
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --only) only+=("${2:?--only needs picker, gnome-shell or krunner}"); shift 2 ;;
+    -h | --help) sed -n '2,/^set/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "screenshots.sh: unknown option '$1'" >&2; exit 2 ;;
+    *) break ;;
+  esac
+done
+[[ ${#only[@]} -gt 0 ]] || only=(picker gnome-shell krunner)
+for name in "${only[@]}"; do
+  [[ $name =~ ^(picker|gnome-shell|krunner)$ ]] || { echo "screenshots.sh: --only '$name': not picker, gnome-shell or krunner" >&2; exit 2; }
+done
 output=$(realpath -m "${1:-docs/screenshots}")
+# What is typed: one letter in GNOME's overview shows items of several apps; KRunner asks our
+# runner only from two letters on (its Config, MinLetterCount), and the app's name shows all
+# of Contacts' items, the dynamic favorites too.
+gnome_query=e
+krunner_query=contacts
 python=/usr/bin/python3 # Debian's, with PIL and gi: not a pyenv one in PATH
 
 scripts/ensure-deps.sh
@@ -28,7 +47,8 @@ declare -A needs=(
   [fzf]=fzf
   [Xvfb]=xvfb
   [krunner]=plasma-workspace
-  [xwd]=x11-apps
+  [/usr/lib/python3/dist-packages/gi/__init__.py]=python3-gi
+  [/usr/lib/$(uname -m)-linux-gnu/girepository-1.0/Gdk-3.0.typelib]=gir1.2-gtk-3.0
   [/usr/lib/python3/dist-packages/PIL/__init__.py]=python3-pil
 )
 missing=()
@@ -147,7 +167,16 @@ qa invoke com.example.stacks com.example.stacks.OpenFeatured >/dev/null
 for _ in $(seq 100); do qa list com.example.contacts | grep -q dynamic && break; sleep 0.1; done
 qa list
 
+# Stops the program started last (the pictures of one program are made; it needs no CPU now).
+stop_last() {
+  local last=$((${#pids[@]} - 1))
+  kill "${pids[last]}" 2>/dev/null || true
+  wait "${pids[last]}" 2>/dev/null || true
+  unset "pids[last]"
+}
+
 # ── The picker: quickactions pick with fzf, in tmux at 100x30 ──────────
+shoot_picker() {
 echo "==> quickactions pick in tmux"
 tmux_socket=$work/tmux.socket
 tmux -S "$tmux_socket" -f /dev/null new-session -d -x 100 -y 30 \
@@ -163,8 +192,10 @@ tmux -S "$tmux_socket" kill-server
 tmux_socket=
 "$python" scripts/screenshots/ansi-to-png.py "$work/picker.ansi" "$output/picker.png" \
   --columns 100 --rows 30 --title "quickactions pick"
+}
 
 # ── GNOME Shell, headless, with Dash to Dock ─────────────────────────────
+shoot_gnome_shell() {
 echo "==> GNOME Shell"
 # Our own small extension turns on unsafe mode, so org.gnome.Shell.Eval and the screenshot
 # interface answer the calls below (GNOME Shell 43 has no --unsafe-mode switch).
@@ -215,8 +246,11 @@ shell_eval 'Main.messageTray.getSources().forEach(source => source.destroy()); t
 echo "==> GNOME Shell: overview search"
 shell_eval 'Main.overview.show(); true' >/dev/null
 shell_wait 'Main.overview.visible && !Main.overview.animationInProgress'
-shell_eval "Main.overview.searchEntry.set_text('${SEARCH:-e}'); true" >/dev/null
-sleep 3
+shell_eval "Main.overview.searchEntry.set_text('$gnome_query'); true" >/dev/null
+# Until our provider (the one remote provider here) shows its results; then its icons load.
+shell_wait "Main.overview._overview._controls._searchController._searchResults._providers.some(provider =>
+  provider.isRemoteProvider && provider.display.visible && Object.keys(provider.display._resultDisplays).length >= 5)"
+sleep 1
 shell_screenshot "$output/gnome-shell-search.png"
 
 echo "==> GNOME Shell: Dash to Dock quicklist"
@@ -235,5 +269,36 @@ read -r x y width height <<<"$(sed -E "s/^\(true, '\"?([^\"]*)\"?'\)$/\1/" <<<"$
 gdbus call --session --dest org.gnome.Shell.Screenshot --object-path /org/gnome/Shell/Screenshot \
   --method org.gnome.Shell.Screenshot.ScreenshotArea "$x" "$y" "$width" "$height" false \
   "$output/dash-to-dock-quicklist.png" >/dev/null
+stop_last
+}
 
+# ── KRunner, under Xvfb ─────────────────────────────────────────────────
+shoot_krunner() {
+echo "==> KRunner"
+# The broker wrote KRunner's runner file into $XDG_DATA_HOME/krunner/dbusplugins when it started.
+Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$work/xvfb.display" >"$work/xvfb.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 100); do [[ -s $work/xvfb.display ]] && break; sleep 0.05; done
+export DISPLAY=":$(head -n1 "$work/xvfb.display")"
+QT_QPA_PLATFORM=xcb krunner >"$work/krunner.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 300); do
+  busctl --address="$DBUS_SESSION_BUS_ADDRESS" status org.kde.krunner >/dev/null 2>&1 && break
+  sleep 0.1
+done
+gdbus call --session --dest org.kde.krunner --object-path /App --method org.kde.krunner.App.query "$krunner_query" >/dev/null
+# The search field alone is about 50 pixels tall; the window grows as results arrive.
+"$python" scripts/screenshots/x11-capture.py "$output/krunner.png" --taller-than 150
+stop_last
+stop_last
+unset DISPLAY
+}
+
+for name in "${only[@]}"; do
+  case $name in
+    picker) shoot_picker ;;
+    gnome-shell) shoot_gnome_shell ;;
+    krunner) shoot_krunner ;;
+  esac
+done
 echo "==> Wrote the pictures to $output"

@@ -72,19 +72,12 @@ if [[ ${#missing[@]} -gt 0 ]]; then
   apt-get install -y -qq -o DPkg::Lock::Timeout=600 --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-echo "==> Building"
-for product in quickactionsd quickactions quickactions-host quickactions-bundle \
-  QuickActionsExampleContacts QuickActionsExampleStacks QuickActionsExampleMusic QuickActionsExampleFavorites; do
-  swift build --product "$product" >/dev/null
-done
-bin=$(swift build --show-bin-path)
-
 work=$(mktemp -d "${TMPDIR:-/tmp}/quickactions-screenshots.XXXXXX")
 pids=()
 # Stopped in reverse order: the programs, then the broker, then the buses.
 cleanup() {
   local index
-  [[ -n ${tmux_socket:-} ]] && tmux -S "$tmux_socket" kill-server 2>/dev/null
+  if [[ -n ${tmux_socket:-} ]]; then tmux -S "$tmux_socket" kill-server 2>/dev/null || true; fi
   for ((index = ${#pids[@]} - 1; index >= 0; index--)); do
     kill "${pids[index]}" 2>/dev/null || true
     wait "${pids[index]}" 2>/dev/null || true
@@ -94,6 +87,16 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 mkdir -p "$output"
+# Every temporary file in it, SwiftPM's too (it leaves TemporaryDirectory.* folders in TMPDIR).
+export TMPDIR=$work/tmp
+mkdir -p "$TMPDIR"
+
+echo "==> Building"
+for product in quickactionsd quickactions quickactions-host quickactions-bundle \
+  QuickActionsExampleContacts QuickActionsExampleStacks QuickActionsExampleMusic QuickActionsExampleFavorites; do
+  swift build --product "$product" >/dev/null
+done
+bin=$(swift build --show-bin-path)
 
 # ── A private desktop session's folders ─────────────────────────────────
 export HOME=$work/home
@@ -154,10 +157,14 @@ echo "==> Starting quickactionsd with the example plugins"
 "$bin/quickactionsd" --address "$DBUS_SESSION_BUS_ADDRESS" --plugins "$work/plugins" --state-dir "$work/state" \
   --no-desktop-entries 2>"$work/broker.log" &
 pids+=($!)
-for _ in $(seq 200); do
-  busctl --address="$DBUS_SESSION_BUS_ADDRESS" status org.quickactions.Search1 >/dev/null 2>&1 && break
+# The search bridges (GNOME Shell's provider, KRunner's runner, the dock's quicklists) take
+# org.quickactions.Search1 once the broker serves.
+served=false
+for _ in $(seq 600); do
+  busctl --address="$DBUS_SESSION_BUS_ADDRESS" status org.quickactions.Search1 >/dev/null 2>&1 && { served=true; break; }
   sleep 0.05
 done
+$served || { echo "quickactionsd did not take org.quickactions.Search1 in 30 s; its log:" >&2; cat "$work/broker.log" >&2; exit 1; }
 qa() { "$bin/quickactions" --address "$DBUS_SESSION_BUS_ADDRESS" "$@"; }
 # The Contacts example sets its dynamic favorites after its first Perform; a few more give
 # the frecency ranking something to rank.
@@ -301,4 +308,32 @@ for name in "${only[@]}"; do
     krunner) shoot_krunner ;;
   esac
 done
+# The versions that made them, in the pictures' README between its markers (when it has them).
+versions() {
+  echo "Made on $(. /etc/os-release && echo "$PRETTY_NAME") by \`make screenshots\` with:"
+  echo
+  echo "| Program | Debian package | Version |"
+  echo "| --- | --- | --- |"
+  local program package
+  for program in "GNOME Shell:gnome-shell" "Mutter:libmutter-11-0" "Dash to Dock:gnome-shell-extension-dashtodock" \
+    "KRunner:plasma-workspace" "KRunner's framework:libkf5runner5" "Xvfb:xvfb" "tmux:tmux" "fzf:fzf" \
+    "PIL (draws the picker):python3-pil"; do
+    package=${program##*:}
+    echo "| ${program%:*} | $package | $(dpkg-query -W -f '${Version}' "$package" 2>/dev/null || echo "not installed") |"
+  done
+  echo "| quickactions | (commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)) | $("$bin/quickactions" --version | head -n1) |"
+  echo "| Swift | | $(swift --version 2>/dev/null | sed -n '1s/.*Swift version \([^ ]*\).*/\1/p') |"
+}
+readme=$output/README.md
+if [[ -f $readme ]] && grep -qx '<!-- versions -->' "$readme"; then
+  versions >"$work/versions.md"
+  "$python" - "$readme" "$work/versions.md" <<'EOF'
+import re, sys
+readme, versions = sys.argv[1], open(sys.argv[2]).read()
+text = open(readme).read()
+text = re.sub(r"(?ms)^<!-- versions -->\n.*?^<!-- /versions -->$",
+              lambda _: "<!-- versions -->\n" + versions + "<!-- /versions -->", text)
+open(readme, "w").write(text)
+EOF
+fi
 echo "==> Wrote the pictures to $output"

@@ -13,7 +13,6 @@
 # As root it installs what is missing (see `needs` below); otherwise it says what to install.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-repo=$PWD
 only=()
 while [[ $# -gt 0 ]]; do
   case $1 in

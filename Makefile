@@ -26,7 +26,7 @@ demo:
 
 # The README's pictures (docs/screenshots/README.md), remade from the real GNOME Shell with
 # Dash to Dock, KRunner and the picker, all headless on private buses; installs what is
-# missing as root. About a minute once built.
+# missing as root. Under a minute once built.
 .PHONY: screenshots
 screenshots:
 	@scripts/screenshots.sh

@@ -24,6 +24,13 @@ test: deps
 demo:
 	@scripts/demo.sh
 
+# The README's pictures (docs/screenshots/README.md), remade from the real GNOME Shell with
+# Dash to Dock, KRunner and the picker, all headless on private buses; installs what is
+# missing as root. Under a minute once built.
+.PHONY: screenshots
+screenshots:
+	@scripts/screenshots.sh
+
 # The benchmark (issue 8): release build, then one run on a private bus that
 # adds its results to BENCHMARKS.md. About a minute on 2 cores.
 .PHONY: bench

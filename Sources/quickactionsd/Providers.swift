@@ -44,8 +44,10 @@ struct ProviderChoice {
     /// The providers chosen, in the order their items follow a plugin's, sharing one index of
     /// the installed applications and one connection to `bus` of their own (a player flooding
     /// its signals costs that connection, not the broker's).
-    func make(bus: Connection.Bus, environment: [String: String], log: Log) -> [any ItemProvider] {
-        guard any else { return [] }
+    func make(
+        bus: Connection.Bus, environment: [String: String], log: Log
+    ) -> (providers: [any ItemProvider], applications: InstalledApplicationIndex?) {
+        guard any else { return ([], nil) }
         let connection: Connection?
         do {
             connection = try Connection(bus)
@@ -72,6 +74,6 @@ struct ProviderChoice {
             providers.append(MediaPlayersProvider(
                 connection: connection, applications: index, log: { level, message in log(level, "media players: \(message)") }))
         }
-        return providers
+        return (providers, index)
     }
 }

@@ -205,11 +205,13 @@ do {
     fail("\(error)", status: 1)
 }
 
+/// The item providers, and their index of installed applications when any runs (also the
+/// dock's lookup of an installed application's entry, wherever in the data folders it is).
+let provided = providerChoice.make(bus: configuration.bus, environment: environment, log: Log(verbose: configuration.verbose))
 let broker: Broker
 do {
     var withProviders = configuration
-    withProviders.providers = providerChoice.make(
-        bus: configuration.bus, environment: environment, log: Log(verbose: configuration.verbose))
+    withProviders.providers = provided.providers
     broker = try Broker(configuration: withProviders)
 } catch {
     fail("cannot start: \(error)", status: 1)
@@ -249,9 +251,12 @@ let desktopEntries = Locked<DesktopEntryBridge?>(nil)
 struct DesktopEntryAnswers: DesktopEntryLookup {
     let bridge: DesktopEntryBridge?
     let dataDirectories: [String]
+    let applications: InstalledApplicationIndex?
 
     func desktopEntry(forApp appID: String) -> (desktopID: String, showsItems: Bool)? {
         if let bridge { return bridge.desktopEntry(forApp: appID) }
+        // An installed application (a subfolder's vendor/app.desktop is vendor-app.desktop).
+        if let installed = applications?.applications[appID] { return (installed.desktopID, false) }
         let name = "\(appID).desktop"
         for folder in dataDirectories where FileManager.default.fileExists(atPath: "\(folder)/applications/\(name)") {
             return (name, false)
@@ -265,7 +270,7 @@ func desktopEntryLookup(_ bridge: DesktopEntryBridge?) -> DesktopEntryAnswers {
         ?? "\(NSHomeDirectory())/.local/share"
     let system = (environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
         .split(separator: ":").map(String.init)
-    return DesktopEntryAnswers(bridge: bridge, dataDirectories: [home] + system)
+    return DesktopEntryAnswers(bridge: bridge, dataDirectories: [home] + system, applications: provided.applications)
 }
 
 func startSearch(lookup: DesktopEntryAnswers) {

@@ -44,7 +44,7 @@ import Testing
     /// Whether the dock bridge serves a menu object for `appID`.
     static func servesQuicklist(_ broker: SearchBroker, _ appID: String) async throws -> Bool {
         let tree = try await broker.harness.busctl(["tree", "--list", SearchBroker.search])
-        let escaped = appID.replacingOccurrences(of: ".", with: "_2e")
+        let escaped = appID.replacingOccurrences(of: ".", with: "_2e").replacingOccurrences(of: "-", with: "_2d")
         return tree.stdout.split(separator: "\n").contains { $0 == "/org/quickactions/Search1/Dock/\(escaped)" }
     }
 
@@ -67,5 +67,32 @@ import Testing
         #expect(actionsOnly.allSatisfy { $0.last == "/" }, "\(updates)")
         #expect(try await Self.servesQuicklist(apps.broker, ProvidedApps.editor))
         #expect(try await !Self.servesQuicklist(apps.broker, ProvidedApps.actionsOnly), "\(apps.broker.harness.log)")
+    }
+
+    /// An application installed in a subfolder (vendor/writer.desktop, desktop id
+    /// vendor-writer.desktop) gets its quicklist with the desktop-entry bridge off too: the
+    /// lookup asks the installed applications, not a file named after the app id.
+    @Test func anApplicationInASubfolderGetsItsQuicklist() async throws {
+        let world = try DesktopWorld(prefix: "qa-search-subfolder")
+        defer { world.remove() }
+        let vendor = world.applications.appendingPathComponent("vendor")
+        try FileManager.default.createDirectory(at: vendor, withIntermediateDirectories: true)
+        try Data(world.editor(name: "Writer").utf8).write(to: vendor.appendingPathComponent("writer.desktop"))
+        let notes = try world.document("draft.txt")
+        let broker = try await SearchBroker(
+            examples: [], arguments: ["--no-gnome-shell", "--no-krunner"], environment: world.environment())
+        defer { broker.stop() }
+        try await world.recentlyUsed([notes], by: world.recorder.path, name: "Recorder", into: broker.harness.bus.dataHome)
+        #expect(try await broker.waitFor { try await broker.items("vendor-writer").map(\.title).contains("draft.txt") },
+                "\(broker.harness.log)")
+        #expect(try await broker.waitFor { try await Self.servesQuicklist(broker, "vendor-writer") }, "\(broker.harness.log)")
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Scripts/dock_quicklist.py").path
+        let result = try await Command.run(
+            "/usr/bin/python3", [script, "application://vendor-writer.desktop", "draft.txt"],
+            environment: broker.harness.bus.environment(), timeout: .seconds(90))
+        #expect(result.status == 0, "\(result)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(json["labels"] as? [String] == ["draft.txt"], "\(json)")
     }
 }

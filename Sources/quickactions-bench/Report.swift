@@ -83,6 +83,7 @@ enum Report {
 
     static func targetRows(_ results: BenchResults) -> [Row] {
         var rows = ListingContentionBenchmark.targetRows(results.listingContention)
+            + ProviderBenchmark.targetRows(results.providers)
         let perform = results.perform
         for ratio in perform.ratios where ratio.subject != noiseSubject && ratio.subject != messageFloorSubject
             && !otherLibraries.contains(ratio.subject) && ratio.subject != relaySubject && hostSubjects[ratio.subject] == nil {

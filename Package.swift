@@ -177,8 +177,9 @@ var package = Package(
             name: "quickactions-bench",
             dependencies: [
                 "DBus", "QuickActionsAPI", "QuickActionsBroker", "QuickActionsTestSupport", "Locking",
-                // BookmarkFile and its sample, for issue 33 §6's parse row.
-                "QuickActionsProviders",
+                // BookmarkFile and its sample, for issue 33 §6's parse row; the installed
+                // applications' index, to profile it alone (read-applications).
+                "QuickActionsProviders", "QuickActionsDesktopEntries",
             ],
             swiftSettings: strict),
 

@@ -44,6 +44,8 @@ struct BenchOptions {
                quickactions-bench echo-responder ADDRESS NAME [--typed]
                quickactions-bench drive ADDRESS NAME CALLS DEPTH [METHOD]
                quickactions-bench make-bundles DIR COUNT
+               quickactions-bench make-entries DATA_DIR COUNT
+               quickactions-bench read-applications DATA_DIR [TIMES]
                quickactions-bench host-broker ADDRESS STATE_DIR PLUGIN_DIR...
                quickactions-bench parse-bookmarks COUNT ROUNDS FILE
 
@@ -93,6 +95,9 @@ struct BenchOptions {
         sends CALLS calls (DEPTH in flight) and prints one line of results
         (METHOD: Perform, PerformCMessage, PerformSwiftMessage, GetItems, GetAllItems);
         make-bundles writes COUNT listing bundles and the Perform bundles into DIR;
+        make-entries writes the provider benchmarks' COUNT desktop entries into
+        DATA_DIR/applications; read-applications reads them as quickactionsd's
+        installed applications' index does at start-up (under callgrind, say);
         host-broker runs the broker in this process (quickactionsd's async main
         cannot run under valgrind 3.19).
 

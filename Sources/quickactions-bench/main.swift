@@ -190,6 +190,14 @@ func main() -> Int32 {
             try BookmarkParseBenchmark.child(Array(arguments.dropFirst()))
             return 0
         }
+        if arguments.first == "read-applications" {
+            try ProfilingCommands.readApplications(Array(arguments.dropFirst()))
+            return 0
+        }
+        if arguments.first == "make-entries" {
+            try ProfilingCommands.makeEntries(Array(arguments.dropFirst()))
+            return 0
+        }
         if arguments.first == "make-bundles" {
             try ProfilingCommands.makeBundles(Array(arguments.dropFirst()))
             return 0

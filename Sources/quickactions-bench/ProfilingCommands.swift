@@ -3,6 +3,7 @@ import DBus
 import QuickActionsAPI
 import Dispatch
 import Foundation
+import Glibc
 import QuickActionsBroker
 import QuickActionsDesktopEntries
 
@@ -83,7 +84,8 @@ enum ProfilingCommands {
 
     /// `read-applications DATA_DIR [TIMES]`: reads the installed applications of an
     /// XDG_DATA_DIRS of DATA_DIR (and an empty XDG_DATA_HOME) as quickactionsd's index does
-    /// at start-up, TIMES times (default 1), unwatched; prints the count and the time of each.
+    /// at start-up, TIMES times (default 1), unwatched, each index kept; prints the count, the
+    /// time and the growth of resident memory of each.
     static func readApplications(_ arguments: [String]) throws(BenchError) {
         guard arguments.count == 1 || arguments.count == 2, let times = Int(arguments.count == 2 ? arguments[1] : "1"),
               times > 0 else {
@@ -91,11 +93,16 @@ enum ProfilingCommands {
         }
         let environment = ["XDG_DATA_DIRS": arguments[0], "XDG_DATA_HOME": "/nonexistent/qa-bench-data-home",
                            "HOME": "/nonexistent/qa-bench-home"]
+        var kept: [InstalledApplicationIndex] = []
         for _ in 0..<times {
+            let before = ProcessStats.residentBytes(getpid()) ?? 0
             let start = monotonicNanoseconds()
             let index = InstalledApplicationIndex(environment: environment, log: { _ in }, watching: false)
             let count = index.applications.count
-            print(String(format: "%d applications in %.1f ms", count, Double(monotonicNanoseconds() - start) / 1e6))
+            let elapsed = Double(monotonicNanoseconds() - start) / 1e6
+            let grown = ((ProcessStats.residentBytes(getpid()) ?? 0) - before) / 1_048_576
+            print(String(format: "%d applications in %.1f ms; resident memory +%.1f MiB", count, elapsed, grown))
+            kept.append(index)  // Each index held, so the growth is what one keeps.
         }
     }
 

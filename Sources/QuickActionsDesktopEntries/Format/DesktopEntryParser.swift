@@ -1,3 +1,5 @@
+import Glibc
+
 /// Reads desktop entry text into a ``DesktopEntryFile``, line by line, the way GLib's key file
 /// reader does: `#` comments and blank lines, `[Group]` headers, `Key=value` and
 /// `Key[locale]=value` entries with optional spaces around `=`.
@@ -28,13 +30,35 @@ public enum DesktopEntryParser {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ParseError(line: 0, reason: "not UTF-8")
         }
-        return try parse(text)
+        let hasReturn = bytes.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress.map { memchr($0, Int32(UInt8(ascii: "\r")), buffer.count) != nil } ?? false
+        }
+        return hasReturn ? try parse(text) : try parse(lines: lines(of: bytes))
+    }
+
+    /// The lines of text without a "\r", split at each "\n" with memchr: the lines
+    /// `String.split(separator: "\n", omittingEmptySubsequences: false)` gives.
+    private static func lines(of bytes: [UInt8]) -> [String] {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return [""] }
+            var lines: [String] = []
+            var start = 0
+            while true {
+                let rest = buffer.count - start
+                guard let found = memchr(base + start, Int32(UInt8(ascii: "\n")), rest) else {
+                    lines.append(String(decoding: UnsafeBufferPointer(start: base + start, count: rest), as: UTF8.self))
+                    return lines
+                }
+                let end = found.assumingMemoryBound(to: UInt8.self) - UnsafeMutablePointer(mutating: base)
+                lines.append(String(decoding: UnsafeBufferPointer(start: base + start, count: end - start), as: UTF8.self))
+                start = end + 1
+            }
+        }
     }
 
     /// Parses text.
     public static func parse(_ text: String) throws(ParseError) -> DesktopEntryFile {
-        var file = DesktopEntryFile()
-        var lines: [String]
+        let lines: [String]
         if text.utf8.contains(UInt8(ascii: "\r")) {
             // "\r\n" is one Character, not a line break: split as Characters, as always.
             lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -45,6 +69,13 @@ public enum DesktopEntryParser {
             lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
                 .map { String(decoding: $0, as: UTF8.self) }
         }
+        return try parse(lines: lines)
+    }
+
+    /// Parses text split at each "\n".
+    private static func parse(lines: [String]) throws(ParseError) -> DesktopEntryFile {
+        var file = DesktopEntryFile()
+        var lines = lines
         // A final newline ends the last line; it does not start another.
         if lines.last == "" { lines.removeLast() }
         for (offset, line) in lines.enumerated() {
@@ -63,7 +94,7 @@ public enum DesktopEntryParser {
                     throw ParseError(line: number, reason: "\"\(ValueEscaping.bounded(line))\" is not a group header")
                 }
                 let name = String(trimmed.dropFirst().dropLast())
-                guard !name.contains("[") && !name.contains("]") && !name.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
+                guard !name.contains("[" as Character) && !name.contains("]" as Character) && !name.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
                     throw ParseError(line: number, reason: "the group name \"\(ValueEscaping.bounded(name))\" holds a bracket or a control character")
                 }
                 guard file.group(name) == nil else {

@@ -175,7 +175,12 @@ var package = Package(
         ),
         .executableTarget(
             name: "quickactions-bench",
-            dependencies: ["DBus", "QuickActionsAPI", "QuickActionsBroker", "QuickActionsTestSupport", "Locking"],
+            dependencies: [
+                "DBus", "QuickActionsAPI", "QuickActionsBroker", "QuickActionsTestSupport", "Locking",
+                // BookmarkFile and its sample, for issue 33 §6's parse row; the installed
+                // applications' index, to profile it alone (read-applications).
+                "QuickActionsProviders", "QuickActionsDesktopEntries",
+            ],
             swiftSettings: strict),
 
         // MARK: Test support and tests

@@ -26,6 +26,15 @@ struct BenchOptions {
     var contentionPerforms = 4_000
     var includeListingContention = true
     var onlyListingContention = false
+    /// Issue 33 §6 (ProviderBenchmark): installed entries, rounds, idle seconds, bookmarks.
+    var providerEntries = 1_000
+    var providerRounds = 7
+    var providerBookmarks = 20_000
+    var idleSeconds = 10
+    /// Bookmarks in the idle broker's recently-used.xbel.
+    var idleBookmarks = 500
+    var includeProviders = true
+    var onlyProviders = false
     var writePath: String?
 
     static let help = """
@@ -35,7 +44,10 @@ struct BenchOptions {
                quickactions-bench echo-responder ADDRESS NAME [--typed]
                quickactions-bench drive ADDRESS NAME CALLS DEPTH [METHOD]
                quickactions-bench make-bundles DIR COUNT
+               quickactions-bench make-entries DATA_DIR COUNT
+               quickactions-bench read-applications DATA_DIR [TIMES]
                quickactions-bench host-broker ADDRESS STATE_DIR PLUGIN_DIR...
+               quickactions-bench parse-bookmarks COUNT ROUNDS FILE
 
         Starts a private dbus-daemon (dbus/test-bus.conf), the C floor responder
         (qa-bench-floor), the Swift binding's echo responder ([Value] and typed),
@@ -47,7 +59,9 @@ struct BenchOptions {
         launch and memory; then 50 apps (C and Swift SDK plugins) launched once each in
         plugin hosts, for launch times and memory; the relay floor (qa-bench-relay,
         one extra hop to a C host process) is the mark for the broker's apps in
-        plugin hosts. Prints a report (or JSON) on stdout, progress on stderr.
+        plugin hosts; then the item providers' cost (issue 33 §6): start-up and
+        memory among 1,000 installed desktop entries, providers on against off, a
+        20,000-bookmark parse, and an idle broker's CPU. Prints a report (or JSON) on stdout, progress on stderr.
 
         OPTIONS:
           --rounds N            alternating rounds (default 7)
@@ -64,6 +78,13 @@ struct BenchOptions {
           --no-listing-contention
                                 leave that measurement out
           --contention-bundles N  bundles for it (default 10000)
+          --providers-only      only the item providers' cost (issue 33 §6): start-up and
+                                memory with installed entries, the bookmark parse, idle CPU
+          --no-providers        leave that measurement out
+          --provider-entries N  installed desktop entries for it (default 1000)
+          --provider-rounds N   alternating rounds of start-up and parse (default 7)
+          --bookmarks N         bookmarks in the parsed file (default 20000)
+          --idle-seconds N      how long the idle broker is watched (default 10)
           --write FILE          add the results to FILE (BENCHMARKS.md), keeping earlier runs
           --json                print the results as JSON instead of the report
           -h, --help            show this help
@@ -74,6 +95,9 @@ struct BenchOptions {
         sends CALLS calls (DEPTH in flight) and prints one line of results
         (METHOD: Perform, PerformCMessage, PerformSwiftMessage, GetItems, GetAllItems);
         make-bundles writes COUNT listing bundles and the Perform bundles into DIR;
+        make-entries writes the provider benchmarks' COUNT desktop entries into
+        DATA_DIR/applications; read-applications reads them as quickactionsd's
+        installed applications' index does at start-up (under callgrind, say);
         host-broker runs the broker in this process (quickactionsd's async main
         cannot run under valgrind 3.19).
 
@@ -101,6 +125,11 @@ struct BenchOptions {
         contentionBundles = 200
         contentionRounds = 1
         contentionPerforms = 200
+        providerEntries = 50
+        providerRounds = 2
+        providerBookmarks = 500
+        idleSeconds = 1
+        idleBookmarks = 20
     }
 
     static func parse(_ arguments: [String]) throws(BenchError) -> BenchOptions {
@@ -140,6 +169,12 @@ struct BenchOptions {
             case "--listing-contention-only": options.onlyListingContention = true
             case "--no-listing-contention": options.includeListingContention = false
             case "--contention-bundles": options.contentionBundles = try count(argument, minimum: 1)
+            case "--providers-only": options.onlyProviders = true
+            case "--no-providers": options.includeProviders = false
+            case "--provider-entries": options.providerEntries = try count(argument, minimum: 1)
+            case "--provider-rounds": options.providerRounds = try count(argument, minimum: 1)
+            case "--bookmarks": options.providerBookmarks = try count(argument, minimum: 0)
+            case "--idle-seconds": options.idleSeconds = try count(argument, minimum: 1)
             case "--json": options.json = true
             case "--write": options.writePath = try value(argument)
             default: throw .usage("unknown argument \"\(argument)\" (see --help)")

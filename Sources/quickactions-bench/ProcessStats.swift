@@ -34,6 +34,20 @@ enum ProcessStats {
         return total
     }
 
+    /// Time on a CPU of the threads the process has now, in nanoseconds (the first field of
+    /// /proc/PID/task/TID/schedstat: exact, where /proc/PID/stat counts 10 ms ticks); nil
+    /// when it is gone. A thread that ended is not counted.
+    static func liveThreadsCPUNanoseconds(_ pid: pid_t) -> Double? {
+        guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return nil }
+        var total = 0.0
+        for task in tasks {
+            guard let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/schedstat", encoding: .utf8),
+                  let first = text.split(separator: " ").first, let nanoseconds = Double(first) else { continue }
+            total += nanoseconds
+        }
+        return total
+    }
+
     /// Resident memory (VmRSS) in bytes; nil when the process is gone.
     static func residentBytes(_ pid: pid_t) -> Double? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }

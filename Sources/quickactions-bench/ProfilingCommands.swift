@@ -3,7 +3,9 @@ import DBus
 import QuickActionsAPI
 import Dispatch
 import Foundation
+import Glibc
 import QuickActionsBroker
+import QuickActionsDesktopEntries
 
 /// The pieces of a run, on their own, for profiling a responder started by
 /// hand (under `valgrind --tool=callgrind`, say).
@@ -69,6 +71,39 @@ enum ProfilingCommands {
         try BundleGenerator.writePerformBundle(
             appID: BundleGenerator.swiftMessageAppID, type: BundleGenerator.messageType,
             plugin: Products.swiftPlugin, into: folder)
+    }
+
+    /// `make-entries DATA_DIR COUNT`: the desktop entries the provider benchmarks install
+    /// (issue 33 §6), in DATA_DIR/applications, for an XDG_DATA_DIRS of DATA_DIR.
+    static func makeEntries(_ arguments: [String]) throws(BenchError) {
+        guard arguments.count == 2, let count = Int(arguments[1]), count >= 0 else {
+            throw .usage("make-entries needs DATA_DIR COUNT, got \"\(arguments.joined(separator: " "))\"")
+        }
+        try InstalledEntriesGenerator.write(count: count, into: URL(fileURLWithPath: arguments[0], isDirectory: true))
+    }
+
+    /// `read-applications DATA_DIR [TIMES]`: reads the installed applications of an
+    /// XDG_DATA_DIRS of DATA_DIR (and an empty XDG_DATA_HOME) as quickactionsd's index does
+    /// at start-up, TIMES times (default 1), unwatched, each index kept; prints the count, the
+    /// time and the growth of resident memory of each.
+    static func readApplications(_ arguments: [String]) throws(BenchError) {
+        guard arguments.count == 1 || arguments.count == 2, let times = Int(arguments.count == 2 ? arguments[1] : "1"),
+              times > 0 else {
+            throw .usage("read-applications needs DATA_DIR [TIMES], got \"\(arguments.joined(separator: " "))\"")
+        }
+        let environment = ["XDG_DATA_DIRS": arguments[0], "XDG_DATA_HOME": "/nonexistent/qa-bench-data-home",
+                           "HOME": "/nonexistent/qa-bench-home"]
+        var kept: [InstalledApplicationIndex] = []
+        for _ in 0..<times {
+            let before = ProcessStats.residentBytes(getpid()) ?? 0
+            let start = monotonicNanoseconds()
+            let index = InstalledApplicationIndex(environment: environment, log: { _ in }, watching: false)
+            let count = index.applications.count
+            let elapsed = Double(monotonicNanoseconds() - start) / 1e6
+            let grown = ((ProcessStats.residentBytes(getpid()) ?? 0) - before) / 1_048_576
+            print(String(format: "%d applications in %.1f ms; resident memory +%.1f MiB", count, elapsed, grown))
+            kept.append(index)  // Each index held, so the growth is what one keeps.
+        }
     }
 
     /// `host-broker ADDRESS STATE_DIR PLUGIN_DIR...`: the real broker

@@ -10,6 +10,12 @@ enum Report {
         lines.append("")
         lines.append("- Command: `\(results.command)`")
         lines.append("- Machine: \(machine.cores) cores, \(machine.cpuModel); load average \(machine.loadAverage) at start")
+        guard !perform.subjects.isEmpty else {
+            // A run of one measurement alone (--providers-only, --listing-contention-only): its rows only.
+            lines.append("")
+            lines.append(contentsOf: targetTable(results))
+            return lines.joined(separator: "\n")
+        }
         lines.append("- Perform: \(perform.rounds) alternating rounds; per subject and round \(perform.sequentialCalls) "
             + "sequential calls and \(perform.pipelinedCalls) pipelined calls (\(perform.depth) in flight); "
             + "medians over rounds. Ratios are per round against the floor, then the median.")
@@ -51,15 +57,18 @@ enum Report {
             }
             lines.append("")
         }
-        lines.append("### Targets")
-        lines.append("")
-        lines.append("| Measurement | Result | Target | Met |")
-        lines.append("|---|---|---|---|")
+        lines.append(contentsOf: targetTable(results))
+        return lines.joined(separator: "\n")
+    }
+
+    /// The "Targets" heading and table.
+    static func targetTable(_ results: BenchResults) -> [String] {
+        var lines = ["### Targets", "", "| Measurement | Result | Target | Met |", "|---|---|---|---|"]
         for row in targetRows(results) {
             lines.append("| \(row.name) | \(row.result) | \(row.target) | \(row.met.map { $0 ? "yes" : "**no**" } ?? "—") |")
         }
         lines.append("")
-        return lines.joined(separator: "\n")
+        return lines
     }
 
     struct Row {
@@ -83,6 +92,7 @@ enum Report {
 
     static func targetRows(_ results: BenchResults) -> [Row] {
         var rows = ListingContentionBenchmark.targetRows(results.listingContention)
+            + ProviderBenchmark.targetRows(results.providers)
         let perform = results.perform
         for ratio in perform.ratios where ratio.subject != noiseSubject && ratio.subject != messageFloorSubject
             && !otherLibraries.contains(ratio.subject) && ratio.subject != relaySubject && hostSubjects[ratio.subject] == nil {

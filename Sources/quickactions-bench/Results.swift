@@ -10,6 +10,8 @@ struct BenchResults: Codable, Sendable {
     var hosts: HostResults?
     /// Perform during GetManagedObjects loops (issue 17); nil when left out.
     var listingContention: ListingContentionResults?
+    /// The item providers' cost (issue 33 §6); nil when left out.
+    var providers: ProviderResults?
 }
 
 /// One load run, reduced.

@@ -12,7 +12,7 @@ func progress(_ line: String) {
 /// A full run: a private bus, the subjects, the measurements, the report.
 func runBenchmark(_ options: BenchOptions) throws(BenchError) -> BenchResults {
     try Products.require(Products.floor)
-    if options.includeBroker || options.onlyListingContention {
+    if options.includeBroker || options.onlyListingContention || options.onlyProviders {
         try Products.require(Products.broker)
         try Products.require(Products.plugin)
         try Products.require(Products.swiftPlugin)
@@ -48,6 +48,17 @@ func runBenchmark(_ options: BenchOptions) throws(BenchError) -> BenchResults {
                                        progress: progress),
             bundles: options.contentionBundles, rounds: options.contentionRounds,
             performCalls: options.contentionPerforms).run()
+    }
+    func providers() throws(BenchError) -> ProviderResults {
+        try ProviderBenchmark(
+            benchmark: BrokerBenchmark(options: options, bus: bus, connection: connection, work: work, busPID: busPID,
+                                       progress: progress)).run()
+    }
+    if options.onlyProviders {
+        return BenchResults(machine: machine, command: CommandLine.arguments.joined(separator: " "),
+                            perform: PerformResults(rounds: 0, depth: 0, sequentialCalls: 0, pipelinedCalls: 0,
+                                                    subjects: [], ratios: []),
+                            broker: nil, providers: try providers())
     }
     if options.onlyListingContention {
         return BenchResults(machine: machine, command: CommandLine.arguments.joined(separator: " "),
@@ -149,8 +160,10 @@ func runBenchmark(_ options: BenchOptions) throws(BenchError) -> BenchResults {
     let broker = options.includeBroker ? try brokerBenchmark.run() : nil
     let hosts = options.includeBroker ? try HostBenchmark(benchmark: brokerBenchmark).run() : nil
     let contention = options.includeBroker && options.includeListingContention ? try listingContention() : nil
+    let provided = options.includeBroker && options.includeProviders ? try providers() : nil
     return BenchResults(machine: machine, command: CommandLine.arguments.joined(separator: " "),
-                        perform: perform, broker: broker, hosts: hosts, listingContention: contention)
+                        perform: perform, broker: broker, hosts: hosts, listingContention: contention,
+                        providers: provided)
 }
 
 func main() -> Int32 {
@@ -172,6 +185,18 @@ func main() -> Int32 {
         }
         if arguments.first == "host-broker" {
             try ProfilingCommands.hostBroker(Array(arguments.dropFirst()))
+        }
+        if arguments.first == "parse-bookmarks" {
+            try BookmarkParseBenchmark.child(Array(arguments.dropFirst()))
+            return 0
+        }
+        if arguments.first == "read-applications" {
+            try ProfilingCommands.readApplications(Array(arguments.dropFirst()))
+            return 0
+        }
+        if arguments.first == "make-entries" {
+            try ProfilingCommands.makeEntries(Array(arguments.dropFirst()))
+            return 0
         }
         if arguments.first == "make-bundles" {
             try ProfilingCommands.makeBundles(Array(arguments.dropFirst()))

@@ -163,6 +163,30 @@ struct BenchmarkSmokeTests {
         #expect(sum > brokerPSS, "the sum \(sum) must exceed the broker's own \(brokerPSS)")
     }
 
+    @Test("--providers-only measures the item providers' start-up, parse and idle CPU alone, with their rows")
+    func providersOnly() async throws {
+        let run = try await Self.run(["--providers-only"], seedReport: Self.seed)
+        let providers = try #require(run.json["providers"] as? [String: Any], "no providers results: \(run.json.keys)")
+        let startup = try #require(providers["startup"] as? [String: Any])
+        let entries = try #require(startup["entries"] as? Int)
+        for key in ["offNameMilliseconds", "onNameMilliseconds", "onListedMilliseconds"] {
+            let times = try #require(startup[key] as? [Double], "\(key) missing: \(startup)")
+            #expect(times.count == 2 && times.allSatisfy { $0 > 0 && $0 < 60_000 }, "\(key): \(times)")
+        }
+        #expect((startup["items"] as? Int ?? 0) >= entries * 2, "every entry has two or three actions: \(startup)")
+        let parse = try #require(providers["parse"] as? [String: Any])
+        #expect((parse["parseMilliseconds"] as? [Double])?.count == 2, "\(parse)")
+        let idle = try #require(providers["idle"] as? [String: Any])
+        let on = try #require(idle["on"] as? [String: Any], "no idle sample: \(idle)")
+        #expect((on["threads"] as? Int ?? 0) > 1, "\(on)")
+        #expect(run.json["broker"] == nil || run.json["broker"] is NSNull, "only the providers were measured")
+        #expect(run.markdown.contains("installed entries: start-up to every app listed"), "\(run.markdown)")
+        #expect(run.markdown.contains("-bookmark file"), "\(run.markdown)")
+        #expect(run.markdown.contains("Idle broker, providers on"), "\(run.markdown)")
+        #expect(!run.markdown.contains("### Perform"), "no Perform tables without Perform figures")
+        #expect(run.markdown.contains("An earlier run that must be kept."))
+    }
+
     @Test("a wrong argument exits 2 and names the value", arguments: [
         (["--rounds", "zero"], "\"zero\""),
         (["--startup-bundles", "1,x"], "\"1,x\""),

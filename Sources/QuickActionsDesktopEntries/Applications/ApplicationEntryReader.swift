@@ -79,13 +79,13 @@ struct ApplicationEntryReader: Sendable {
             desktopID: desktopID, appID: appID, path: path, name: name, icon: Self.nonEmpty(main.value("Icon")), exec: exec,
             workingDirectory: Self.nonEmpty(main.value("Path")), terminal: Self.isTrue(main, "Terminal"),
             dbusActivatable: dbusActivatable,
-            mimeTypes: main.entries.last { $0.key == "MimeType" && $0.locale == nil }.map { ValueEscaping.unescapeList($0.rawValue) } ?? [],
+            mimeTypes: main.lastEntry("MimeType").map { ValueEscaping.unescapeList($0.rawValue) } ?? [],
             actions: actions(of: file, main: main, path: path, log: log)))
     }
 
     /// The actions `Actions=` names, in its order, each once, that have a group with a Name.
     private func actions(of file: DesktopEntryFile, main: DesktopEntryFile.Group, path: String, log: (String) -> Void) -> [DesktopAction] {
-        guard let listed = main.entries.last(where: { $0.key == "Actions" && $0.locale == nil }) else { return [] }
+        guard let listed = main.lastEntry("Actions") else { return [] }
         var seen: Set<String> = []
         var actions: [DesktopAction] = []
         for id in ValueEscaping.unescapeList(listed.rawValue) where !id.isEmpty && seen.insert(id).inserted {
@@ -107,8 +107,8 @@ struct ApplicationEntryReader: Sendable {
     /// in `OnlyShowIn` shows and being in `NotShowIn` hides; when none decides, the entry is
     /// shown unless it has `OnlyShowIn`. Nil when shown, else why not.
     private func showInReason(_ main: DesktopEntryFile.Group) -> String? {
-        let only = main.entries.last { $0.key == "OnlyShowIn" && $0.locale == nil }.map { ValueEscaping.unescapeList($0.rawValue) }
-        let not = main.entries.last { $0.key == "NotShowIn" && $0.locale == nil }.map { ValueEscaping.unescapeList($0.rawValue) }
+        let only = main.lastEntry("OnlyShowIn").map { ValueEscaping.unescapeList($0.rawValue) }
+        let not = main.lastEntry("NotShowIn").map { ValueEscaping.unescapeList($0.rawValue) }
         for desktop in currentDesktops {
             if only?.contains(desktop) == true { return nil }
             if not?.contains(desktop) == true { return "NotShowIn names \(desktop)" }

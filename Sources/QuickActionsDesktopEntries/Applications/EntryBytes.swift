@@ -24,7 +24,9 @@ enum EntryBytes {
         }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Int(status.st_size))
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        // The size fstat gave and a byte more (to see the end at once), 64 KiB at most: a
+        // zeroed 64 KiB buffer per file cost more than parsing a small entry.
+        var buffer = [UInt8](repeating: 0, count: min(max(Int(status.st_size) + 1, 4096), 64 * 1024))
         while true {
             let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }

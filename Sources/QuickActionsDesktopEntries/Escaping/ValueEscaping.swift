@@ -74,6 +74,10 @@ public enum ValueEscaping {
     }
 
     private static func unescape(_ raw: Substring, list: Bool) -> [String] {
+        // Most values have nothing to undo: then the value is the text itself.
+        if !raw.utf8.contains(where: { $0 == UInt8(ascii: "\\") || (list && $0 == UInt8(ascii: ";")) }) {
+            return list && raw.isEmpty ? [] : [String(raw)]
+        }
         var elements: [String] = []
         var current = ""
         var scalars = raw.unicodeScalars.makeIterator()

@@ -52,7 +52,15 @@ public struct DesktopEntryFile: Sendable, Equatable {
 
         /// The unlocalised value of `key`, escapes undone; the last one wins, as in GLib.
         public func value(_ key: String) -> String? {
-            entries.last { $0.key == key && $0.locale == nil }?.value
+            lastEntry(key)?.value
+        }
+
+        /// The last unlocalised entry of `key`, found without building ``entries``.
+        public func lastEntry(_ key: String) -> Entry? {
+            for line in lines.reversed() {
+                if case .entry(let entry) = line, entry.locale == nil, entry.key == key { return entry }
+            }
+            return nil
         }
 
         /// A boolean key: true only for `true` (the spec's spelling).

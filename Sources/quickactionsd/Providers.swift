@@ -3,6 +3,7 @@ import Foundation
 import QuickActionsBroker
 import QuickActionsDesktopEntries
 import QuickActionsProviders
+import Locking
 import QuickActionsProviding
 
 /// Which item providers run (issue 33): each on unless `--no-desktop-actions`,
@@ -46,7 +47,7 @@ struct ProviderChoice {
     /// its signals costs that connection, not the broker's).
     func make(
         bus: Connection.Bus, environment: [String: String], log: Log
-    ) -> (providers: [any ItemProvider], applications: InstalledApplicationIndex?) {
+    ) -> (providers: [any ItemProvider], applications: DeferredApplicationIndex?) {
         guard any else { return ([], nil) }
         let connection: Connection?
         do {
@@ -55,7 +56,7 @@ struct ProviderChoice {
             log(.warning, "item providers: no bus connection of their own (\(error)); launching without D-Bus activation, no media players")
             connection = nil
         }
-        let index = InstalledApplicationIndex(environment: environment) { message in log(.info, "applications: \(message)") }
+        let index = DeferredApplicationIndex(environment: environment) { message in log(.info, "applications: \(message)") }
         let launcher = ApplicationLauncher(connection: connection, environment: environment) { message in
             log(.info, "launching: \(message)")
         }
@@ -75,5 +76,34 @@ struct ProviderChoice {
                 connection: connection, applications: index, log: { level, message in log(level, "media players: \(message)") }))
         }
         return (providers, index)
+    }
+}
+
+/// The installed applications, read on first use: reading 1,000 entries costs tens of
+/// milliseconds, which the broker should not spend before it owns its name. The providers
+/// first ask once they start, after the name is taken (Broker.run).
+final class DeferredApplicationIndex: InstalledApplications {
+    private let environment: [String: String]
+    private let log: @Sendable (String) -> Void
+    private let index = Locked<InstalledApplicationIndex?>(nil)
+
+    init(environment: [String: String], log: @escaping @Sendable (String) -> Void) {
+        self.environment = environment
+        self.log = log
+    }
+
+    private var made: InstalledApplicationIndex {
+        index.withLock { index in
+            if let index { return index }
+            let made = InstalledApplicationIndex(environment: environment, log: log)
+            index = made
+            return made
+        }
+    }
+
+    var applications: [String: InstalledApplication] { made.applications }
+
+    func observe(_ handler: @escaping @Sendable ([String: InstalledApplication]) -> Void) -> ObservationToken {
+        made.observe(handler)
     }
 }

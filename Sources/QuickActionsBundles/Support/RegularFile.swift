@@ -50,7 +50,8 @@ enum RegularFile {
         if Int(status.st_size) > limit { throw .tooLarge(bytes: Int(status.st_size)) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Int(status.st_size))
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        // One byte more than the size, so the read that sees the end usually needs no second buffer.
+        var chunk = [UInt8](repeating: 0, count: min(64 * 1024, max(4096, Int(status.st_size) + 1)))
         while true {
             let count: Int
             do {

@@ -26,7 +26,7 @@ public enum BundleReader {
     /// reason); a broken item or strings table is skipped with a `.warning`. A missing
     /// executable is a warning too: the loader reports it when the plugin is first used.
     public static func read(bundleAt url: URL) -> Outcome {
-        let infoPlistPath = url.appendingPathComponent("Info.plist").path
+        let infoPlistPath = url.appendingPathComponent("Info.plist", isDirectory: false).path
         let parsed: (manifest: BundleManifest, diagnostics: [Diagnostic])
         let infoPlistIdentity: FileIdentity
         var systemFailure = false
@@ -39,7 +39,7 @@ public enum BundleReader {
             return Outcome(bundle: nil, diagnostics: [error.diagnostic], systemFailure: systemFailure)
         }
         var diagnostics = parsed.diagnostics
-        let executablePath = url.appendingPathComponent(parsed.manifest.executable).path
+        let executablePath = url.appendingPathComponent(parsed.manifest.executable, isDirectory: false).path
         let executableIdentity = FileIdentity.of(path: executablePath)
         if executableIdentity == nil {
             diagnostics.append(Diagnostic(
@@ -95,7 +95,8 @@ public enum BundleReader {
         var tables: [String: StringsTable] = [:]
         for name in names.sorted() where name.hasSuffix(".lproj") && !name.hasPrefix(".") {
             let language = String(name.dropLast(".lproj".count))
-            let path = url.appendingPathComponent(name).appendingPathComponent("InfoPlist.strings").path
+            let path = url.appendingPathComponent(name, isDirectory: true)
+                .appendingPathComponent("InfoPlist.strings", isDirectory: false).path
             guard FileManager.default.fileExists(atPath: path) else { continue }
             do {
                 var ignored = false

@@ -23,9 +23,9 @@ public struct PluginBundle: Sendable, Equatable {
     /// `CFBundleIdentifier`.
     public var appID: AppID { manifest.appID }
     /// `Info.plist`'s path.
-    public var infoPlistURL: URL { url.appendingPathComponent("Info.plist") }
+    public var infoPlistURL: URL { url.appendingPathComponent("Info.plist", isDirectory: false) }
     /// The shared library's path (`CFBundleExecutable` inside the bundle).
-    public var executableURL: URL { url.appendingPathComponent(manifest.executable) }
+    public var executableURL: URL { url.appendingPathComponent(manifest.executable, isDirectory: false) }
     /// The static items, not localised.
     public var staticItems: [ShortcutItem] { manifest.items }
 

@@ -57,7 +57,7 @@ public final class DynamicItemStore: Sendable {
 
     /// The path of `appID`'s file.
     public func fileURL(for appID: AppID) -> URL {
-        directory.appendingPathComponent(appID.rawValue + Self.fileExtension)
+        directory.appendingPathComponent(appID.rawValue + Self.fileExtension, isDirectory: false)
     }
 
     /// The app's stored dynamic items. Never throws: a missing file means no items; an empty,
@@ -191,7 +191,7 @@ public final class DynamicItemStore: Sendable {
     /// `.<app id>.items.tmp-<pid>`: hidden, so never listed, and one per app per process (the
     /// app's lock serialises its writers).
     private func temporaryPath(for appID: AppID) -> String {
-        directory.appendingPathComponent(".\(appID.rawValue)\(Self.fileExtension).tmp-\(getpid())").path
+        directory.appendingPathComponent(".\(appID.rawValue)\(Self.fileExtension).tmp-\(getpid())", isDirectory: false).path
     }
 
     /// The pid in a temporary file's name (`.<app>.items.tmp-<pid>`), or nil for other names.

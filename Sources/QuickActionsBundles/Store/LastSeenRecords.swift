@@ -59,8 +59,8 @@ public final class LastSeenRecords: Sendable {
     public func markListed(_ path: String) throws(StoreError) {
         if listed.withLock({ $0.contains(path) }) { return }
         if !wasListed(path) {
-            let file = listedDirectories.appendingPathComponent(Self.fileName(forDirectory: path)).path
-            let temporary = listedDirectories.appendingPathComponent(".tmp-\(getpid())").path
+            let file = listedDirectories.appendingPathComponent(Self.fileName(forDirectory: path), isDirectory: false).path
+            let temporary = listedDirectories.appendingPathComponent(".tmp-\(getpid())", isDirectory: false).path
             do throws(SystemCallError) {
                 try StateFileSystem.makeDirectory(listedDirectories.path)
                 try StateFileSystem.writeSynced(Array((path + "\n").utf8), to: temporary)
@@ -77,7 +77,7 @@ public final class LastSeenRecords: Sendable {
     /// An unreadable record counts as listed (the careful answer).
     public func wasListed(_ path: String) -> Bool {
         if listed.withLock({ $0.contains(path) }) { return true }
-        let file = listedDirectories.appendingPathComponent(Self.fileName(forDirectory: path)).path
+        let file = listedDirectories.appendingPathComponent(Self.fileName(forDirectory: path), isDirectory: false).path
         switch StateFile.read(file, limit: 8192) {
         case .missing: return false
         // Another path with the same hash, or a damaged record, also counts: the careful answer.
@@ -109,7 +109,7 @@ public final class LastSeenRecords: Sendable {
 
     /// The path of `appID`'s record.
     public func fileURL(for appID: AppID) -> URL {
-        directory.appendingPathComponent(appID.rawValue)
+        directory.appendingPathComponent(appID.rawValue, isDirectory: false)
     }
 
     /// True when an app last seen at `lastSeen` has been unseen for more than `days` days at
@@ -155,7 +155,7 @@ public final class LastSeenRecords: Sendable {
     /// a record's age.
     public func write(_ seconds: Int64, for appID: AppID) throws(StoreError) {
         let path = fileURL(for: appID).path
-        let temporary = directory.appendingPathComponent(".\(appID.rawValue).tmp-\(getpid())").path
+        let temporary = directory.appendingPathComponent(".\(appID.rawValue).tmp-\(getpid())", isDirectory: false).path
         do throws(SystemCallError) {
             try StateFileSystem.makeDirectory(directory.path)
             try StateFileSystem.writeSynced(Array("\(seconds)\n".utf8), to: temporary, sync: false)

@@ -10,6 +10,11 @@ import Darwin
 enum StateFileSystem {
     /// Creates `path` and any missing parent with mode 0700; existing folders are left as they are.
     static func makeDirectory(_ path: String) throws(SystemCallError) {
+        // The common case in one call: the folder is there (EEXIST), or only it was missing.
+        // Anything else takes the walk below, which makes the missing parents and names the
+        // component at fault.
+        if mkdir(path, 0o700) == 0 { return }
+        if currentErrno() == EEXIST { return }
         var prefix = ""
         for component in path.split(separator: "/") {
             prefix += "/" + component

@@ -164,12 +164,15 @@ extension Broker {
                    deferred: { [weak self] _, reply, id in
                 guard let self else { return }
                 if !id.isEmpty {
-                    do {
-                        _ = try AppID(id)
-                    } catch {
-                        throw DBusError.invalidArgs("app id \"\(id.prefix(255))\" is not valid: \(error)")
-                    }
-                    guard catalog.withLock({ $0[id] }) != nil || usage.hasHistory(id) else {
+                    // An installed application's id (a desktop file id) need not be reverse-DNS:
+                    // a known app or history is enough; only an unknown id must look like one.
+                    let known = catalog.withLock({ $0[id] }) != nil || usage.hasHistory(id)
+                    if !known {
+                        do {
+                            _ = try AppID(id)
+                        } catch {
+                            throw DBusError.invalidArgs("app id \"\(id.prefix(255))\" is not valid: \(error)")
+                        }
                         throw DBusError.unknownApplication(id)
                     }
                 }

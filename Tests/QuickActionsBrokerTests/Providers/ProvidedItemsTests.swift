@@ -188,6 +188,26 @@ import Testing
         #expect(world.recorded() == nil)
     }
 
+    /// A desktop file id need not be reverse-DNS ("firefox-esr"): such an app is listed,
+    /// performed, at its escaped object path, and its usage can be forgotten by that id.
+    @Test func anAppIDThatIsNotReverseDNSIsServedLikeAnyOther() async throws {
+        let world = try World()
+        defer { world.remove() }
+        try world.entry("texteditor-esr.desktop", Self.editor(world))
+        let harness = try await BrokerHarness(environment: world.environment)
+        defer { harness.stop() }
+        let proxy = BrokerProxy(connection: try Connection(.address(harness.bus.address)))
+        #expect(await eventually { await items(proxy, "texteditor-esr")?.count == 1 }, "\(harness.log)")
+        let outcome = try await proxy.perform(appID: "texteditor-esr", type: "org.freedesktop.DesktopAction.new-window",
+                                              itemID: "new-window")
+        #expect(outcome.success, "\(outcome)")
+        let name = try await harness.busctl(["get-property", BrokerHarness.busName,
+                                             BrokerAPI.appPath("texteditor-esr").rawValue, "org.quickactions.Application1", "Name"])
+        #expect(name.stdout.contains("\"Editor\""), "\(name)")
+        let forgotten = try await harness.call("ForgetUsage", "s", ["texteditor-esr"])
+        #expect(forgotten.status == 0 && forgotten.stdout.contains("\"data\":[1]"), "\(forgotten)")
+    }
+
     @Test func theProvidersCanBeTurnedOffByFlagAndBySettingsFile() async throws {
         let world = try World()
         defer { world.remove() }

@@ -297,7 +297,12 @@ public final class MediaPlayersProvider: ItemProvider {
     }
 
     /// `GetAll(interface)`, or `Get(interface, property)`, applied when it answers in time.
-    private func read(_ name: String, owner: String, generation: UInt64, interface: String, property: String?) {
+    /// A GetAll without an answer in time is asked again, at most ``readAttempts`` times in
+    /// all: a player (or this process) busy for a moment at its start must not lose every
+    /// item until it next changes a property; one that never answers costs three timeouts.
+    private func read(
+        _ name: String, owner: String, generation: UInt64, interface: String, property: String?, attempt: Int = 1
+    ) {
         let message: Message
         do {
             message = try Message.methodCall(
@@ -321,6 +326,11 @@ public final class MediaPlayersProvider: ItemProvider {
                 }
                 apply(values, to: name, generation: generation, finishing: property.map { "\(interface) \($0)" })
             } catch {
+                if property == nil, error.name == ErrorName.noReply, attempt < Self.readAttempts,
+                   state.withLock({ $0.players[name]?.generation == generation }) {
+                    read(name, owner: owner, generation: generation, interface: interface, property: nil, attempt: attempt + 1)
+                    return
+                }
                 if let property { apply([], to: name, generation: generation, finishing: "\(interface) \(property)") }
                 report(name, generation: generation, key: what, "\(what) failed: \(error.name.rawValue): \(error.message.quoted(prefix: 200))")
             }
@@ -370,6 +380,8 @@ public final class MediaPlayersProvider: ItemProvider {
     }
 
     /// Logs a player's failure once per owner and `key`.
+    static let readAttempts = 3
+
     private func report(_ name: String, generation: UInt64, key: String, _ text: String) {
         let first = state.withLock { state in
             guard var player = state.players[name], player.generation == generation else { return false }

@@ -53,7 +53,7 @@ struct ProvidedItemsCommandTests {
         let mpv = try Self.mpv(on: harness.bus, world: world)
         defer { mpv.stop() }
 
-        #expect(try await eventually { try await Self.listed(app, harness).contains { $0.title == "Pause" } },
+        #expect(try await eventually(.seconds(60)) { try await Self.listed(app, harness).contains { $0.title == "Pause" } },
                 "mpv: \(mpv.standardError); broker: \(harness.log)")
         let text = try await CLIProcess.run(["list", app], harness)
         #expect(text.status == 0 && text.stdout.contains("Pause"), "\(text)")

@@ -8,53 +8,9 @@ import Testing
 /// Installed applications bring items through the broker's providers (issue 33), served as a
 /// plugin's are: listed, performed, announced, merged with a bundle that names the same entry.
 /// Each test has its own data folders (no host application is seen) and a recorder program
-/// that the launched actions run.
+/// that the launched actions run (``DesktopWorld``).
 @Suite struct ProvidedItemsTests {
-    /// A private set of XDG folders and a recorder program.
-    struct World {
-        let root: URL
-        var dataHome: URL { root.appendingPathComponent("data-home") }
-        var applications: URL { dataHome.appendingPathComponent("applications") }
-        var record: URL { root.appendingPathComponent("record") }
-        var recorder: URL { root.appendingPathComponent("bin/recorder") }
-
-        init() throws {
-            root = try TemporaryDirectory.make(prefix: "qa-provided")
-            for folder in ["data-home/applications", "data-dirs", "config-home", "home", "bin"] {
-                try FileManager.default.createDirectory(
-                    at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
-            }
-            // Writes its arguments, one per line, then its working folder, where the test reads them.
-            let script = "#!/bin/sh\n{ printf '%s\\n' \"$@\"; pwd; } > \"\(record.path).tmp\" && mv \"\(record.path).tmp\" \"\(record.path)\"\n"
-            try Data(script.utf8).write(to: recorder)
-            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: recorder.path)
-        }
-
-        var environment: [String: String] {
-            [
-                "QUICKACTIONS_PROVIDERS": "1", "XDG_DATA_HOME": dataHome.path,
-                "XDG_DATA_DIRS": root.appendingPathComponent("data-dirs").path,
-                "XDG_CONFIG_HOME": root.appendingPathComponent("config-home").path, "HOME": root.appendingPathComponent("home").path,
-                "XDG_CURRENT_DESKTOP": "GNOME", "LANG": "C.UTF-8",
-            ]
-        }
-
-        func entry(_ id: String, _ text: String) throws {
-            let temporary = applications.appendingPathComponent(".\(id).tmp")
-            try Data(text.utf8).write(to: temporary)
-            _ = rename(temporary.path, applications.appendingPathComponent(id).path)
-        }
-
-        func remove() { try? FileManager.default.removeItem(at: root) }
-
-        /// What the recorder last saw: its arguments, then its folder.
-        func recorded() -> [String]? {
-            guard let text = try? String(contentsOf: record, encoding: .utf8) else { return nil }
-            return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
-        }
-    }
-
-    static func editor(_ world: World, extraAction: Bool = false) -> String {
+    static func editor(_ world: DesktopWorld, extraAction: Bool = false) -> String {
         """
         [Desktop Entry]
         Type=Application
@@ -82,10 +38,10 @@ import Testing
     }
 
     @Test func anInstalledApplicationsActionsAreItsItemsAndPerformLaunchesThem() async throws {
-        let world = try World()
+        let world = try DesktopWorld(prefix: "qa-provided")
         defer { world.remove() }
         try world.entry("org.example.Editor.desktop", Self.editor(world))
-        let harness = try await BrokerHarness(environment: world.environment)
+        let harness = try await BrokerHarness(environment: world.environment())
         defer { harness.stop() }
         let proxy = BrokerProxy(connection: try Connection(.address(harness.bus.address)))
         #expect(await eventually { await items(proxy, "org.example.Editor")?.isEmpty == false }, "\(harness.log)")
@@ -114,9 +70,9 @@ import Testing
     }
 
     @Test func entriesAddedEditedAndRemovedChangeTheAppsLive() async throws {
-        let world = try World()
+        let world = try DesktopWorld(prefix: "qa-provided")
         defer { world.remove() }
-        let harness = try await BrokerHarness(environment: world.environment)
+        let harness = try await BrokerHarness(environment: world.environment())
         defer { harness.stop() }
         let proxy = BrokerProxy(connection: try Connection(.address(harness.bus.address)))
         let changes = Counter()
@@ -133,14 +89,14 @@ import Testing
     }
 
     @Test func aBundleNamingTheEntryIsThatApplicationWithItsPluginsItemsFirst() async throws {
-        let world = try World()
+        let world = try DesktopWorld(prefix: "qa-provided")
         defer { world.remove() }
         try world.entry("org.example.swift.desktop", Self.editor(world))
         var bundle = TestBundle(appID: "org.example.swift", name: "Swift Example",
                                 items: [TestBundle.item("hello", "Hello")],
                                 extraInfo: ["QuickActionsDesktopEntry": "org.example.swift.desktop"])
         bundle.version = "1.0"
-        let harness = try await BrokerHarness(bundles: [bundle], environment: world.environment)
+        let harness = try await BrokerHarness(bundles: [bundle], environment: world.environment())
         defer { harness.stop() }
         let proxy = BrokerProxy(connection: try Connection(.address(harness.bus.address)))
         let merged = await eventually { await items(proxy, "org.example.swift")?.map(\.id) == ["hello", "new-window"] }
@@ -154,7 +110,7 @@ import Testing
     }
 
     @Test func aProvidedPerformFailsWithTheReasonWhenTheProgramIsGone() async throws {
-        let world = try World()
+        let world = try DesktopWorld(prefix: "qa-provided")
         defer { world.remove() }
         try world.entry("org.example.Gone.desktop", """
             [Desktop Entry]
@@ -171,7 +127,7 @@ import Testing
             Name=Shell
             Exec=\(world.recorder.path) $(touch \(world.root.path)/pwned)
             """)
-        let harness = try await BrokerHarness(environment: world.environment)
+        let harness = try await BrokerHarness(environment: world.environment())
         defer { harness.stop() }
         let proxy = BrokerProxy(connection: try Connection(.address(harness.bus.address)))
         #expect(await eventually { await items(proxy, "org.example.Gone")?.count == 2 }, "\(harness.log)")
@@ -191,10 +147,10 @@ import Testing
     /// A desktop file id need not be reverse-DNS ("firefox-esr"): such an app is listed,
     /// performed, at its escaped object path, and its usage can be forgotten by that id.
     @Test func anAppIDThatIsNotReverseDNSIsServedLikeAnyOther() async throws {
-        let world = try World()
+        let world = try DesktopWorld(prefix: "qa-provided")
         defer { world.remove() }
         try world.entry("texteditor-esr.desktop", Self.editor(world))
-        let harness = try await BrokerHarness(environment: world.environment)
+        let harness = try await BrokerHarness(environment: world.environment())
         defer { harness.stop() }
         let proxy = BrokerProxy(connection: try Connection(.address(harness.bus.address)))
         #expect(await eventually { await items(proxy, "texteditor-esr")?.count == 1 }, "\(harness.log)")
@@ -209,19 +165,19 @@ import Testing
     }
 
     @Test func theProvidersCanBeTurnedOffByFlagAndBySettingsFile() async throws {
-        let world = try World()
+        let world = try DesktopWorld(prefix: "qa-provided")
         defer { world.remove() }
         try world.entry("org.example.Editor.desktop", Self.editor(world))
-        let off = try await BrokerHarness(arguments: ["--no-desktop-actions"], environment: world.environment)
+        let off = try await BrokerHarness(arguments: ["--no-desktop-actions"], environment: world.environment())
         let status = try await off.busctl(["get-property", BrokerHarness.busName, "/org/quickactions/Broker1",
                                            "org.quickactions.Broker1", "Providers"])
         #expect(!status.stdout.contains("desktop-actions") && status.stdout.contains("recent-documents"), "\(status)")
         off.stop()
 
-        let settings = world.root.appendingPathComponent("config-home/quickactions")
+        let settings = world.configHome.appendingPathComponent("quickactions")
         try FileManager.default.createDirectory(at: settings, withIntermediateDirectories: true)
         try Data("[Providers]\nmedia-players=false\n".utf8).write(to: settings.appendingPathComponent("quickactionsd.conf"))
-        let filed = try await BrokerHarness(environment: world.environment)
+        let filed = try await BrokerHarness(environment: world.environment())
         let fromFile = try await filed.busctl(["get-property", BrokerHarness.busName, "/org/quickactions/Broker1",
                                                "org.quickactions.Broker1", "Providers"])
         #expect(fromFile.stdout.contains("desktop-actions") && !fromFile.stdout.contains("media-players"), "\(fromFile)")

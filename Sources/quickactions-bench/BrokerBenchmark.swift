@@ -124,3 +124,20 @@ struct BrokerBenchmark {
         }
     }
 }
+
+extension BrokerBenchmark {
+    /// Latches for the broker's name being taken and given up, fed by NameOwnerChanged: what
+    /// the start-up scenarios time a broker's start and stop by.
+    static func watchBrokerName(
+        on connection: Connection
+    ) throws(BenchError) -> (acquired: EventLatch, released: EventLatch, subscription: SignalSubscription) {
+        let acquired = EventLatch()
+        let released = EventLatch()
+        let subscription = try waitFor("the bus (NameOwnerChanged)") {
+            try await connection.watchNameOwners(arg0: BrokerBenchmark.busName.rawValue) { _, _, newOwner in
+                if newOwner.isEmpty { released.record() } else { acquired.record() }
+            }
+        }
+        return (acquired, released, subscription)
+    }
+}

@@ -20,13 +20,7 @@ struct ProviderStartupBenchmark {
     func run() throws(BenchError) -> ProviderStartupResults {
         let benchmark = rig.benchmark
         let connection = benchmark.connection
-        let acquired = EventLatch()
-        let released = EventLatch()
-        let subscription = try waitFor("the bus (NameOwnerChanged)") {
-            try await connection.watchNameOwners(arg0: BrokerBenchmark.busName.rawValue) { _, _, newOwner in
-                if newOwner.isEmpty { released.record() } else { acquired.record() }
-            }
-        }
+        let (acquired, released, subscription) = try BrokerBenchmark.watchBrokerName(on: connection)
         defer { subscription.cancel() }
         var results = ProviderStartupResults(entries: rig.entries, rounds: rounds)
         for round in 0..<rounds {

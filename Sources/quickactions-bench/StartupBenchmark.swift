@@ -20,13 +20,7 @@ struct StartupBenchmark {
     mutating func run() throws(BenchError) -> ([StartupSample], [GetAllItemsSample]) {
         let options = benchmark.options
         let connection = benchmark.connection
-        let acquired = EventLatch()
-        let released = EventLatch()
-        let subscription = try waitFor("the bus (NameOwnerChanged)") {
-            try await connection.watchNameOwners(arg0: BrokerBenchmark.busName.rawValue) { _, _, newOwner in
-                if newOwner.isEmpty { released.record() } else { acquired.record() }
-            }
-        }
+        let (acquired, released, subscription) = try BrokerBenchmark.watchBrokerName(on: connection)
         defer { subscription.cancel() }
         var folders: [Int: URL] = [:]
         for count in options.startupBundles {

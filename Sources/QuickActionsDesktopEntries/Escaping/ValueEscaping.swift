@@ -74,38 +74,42 @@ public enum ValueEscaping {
     }
 
     private static func unescape(_ raw: Substring, list: Bool) -> [String] {
+        let backslash = UInt8(ascii: "\\"), semicolon = UInt8(ascii: ";")
         // Most values have nothing to undo: then the value is the text itself.
-        if !raw.utf8.contains(where: { $0 == UInt8(ascii: "\\") || (list && $0 == UInt8(ascii: ";")) }) {
+        if !raw.utf8.contains(where: { $0 == backslash || (list && $0 == semicolon) }) {
             return list && raw.isEmpty ? [] : [String(raw)]
         }
+        // As UTF-8: every escape and separator is ASCII, and no byte of a longer scalar is.
         var elements: [String] = []
-        var current = ""
-        var scalars = raw.unicodeScalars.makeIterator()
-        while let scalar = scalars.next() {
-            if scalar == "\\" {
-                guard let next = scalars.next() else {
-                    current += "\\"
+        var current: [UInt8] = []
+        current.reserveCapacity(raw.utf8.count)
+        var bytes = raw.utf8.makeIterator()
+        while let byte = bytes.next() {
+            if byte == backslash {
+                guard let next = bytes.next() else {
+                    current.append(backslash)
                     break
                 }
                 switch next {
-                case "s": current += " "
-                case "n": current += "\n"
-                case "t": current += "\t"
-                case "r": current += "\r"
-                case "\\": current += "\\"
-                case ";" where list: current += ";"
+                case UInt8(ascii: "s"): current.append(UInt8(ascii: " "))
+                case UInt8(ascii: "n"): current.append(UInt8(ascii: "\n"))
+                case UInt8(ascii: "t"): current.append(UInt8(ascii: "\t"))
+                case UInt8(ascii: "r"): current.append(UInt8(ascii: "\r"))
+                case backslash: current.append(backslash)
+                case semicolon where list: current.append(semicolon)
                 default:
-                    current += "\\"
-                    current.unicodeScalars.append(next)
+                    // Kept as written; the byte after it is never read as a separator.
+                    current.append(backslash)
+                    current.append(next)
                 }
-            } else if scalar == ";" && list {
-                elements.append(current)
-                current = ""
+            } else if byte == semicolon && list {
+                elements.append(String(decoding: current, as: UTF8.self))
+                current.removeAll(keepingCapacity: true)
             } else {
-                current.unicodeScalars.append(scalar)
+                current.append(byte)
             }
         }
-        if !list || !current.isEmpty { elements.append(current) }
+        if !list || !current.isEmpty { elements.append(String(decoding: current, as: UTF8.self)) }
         return elements
     }
 

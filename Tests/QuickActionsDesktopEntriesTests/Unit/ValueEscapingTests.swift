@@ -101,4 +101,9 @@ import Testing
     func parseRefusesWhatWeNeverWrite(value: String) {
         #expect(throws: ExecCommandLine.ParseError.self) { try ExecCommandLine.parse(value) }
     }
+
+    @Test func keepsAnUnknownEscapeOfALongerScalarAndNeverSplitsAfterIt() {
+        #expect(ValueEscaping.unescape("\\é\\;x\\s") == "\\é\\;x ")
+        #expect(ValueEscaping.unescapeList("\\é;a\\;b;\\\\;😀\\t;") == ["\\é", "a;b", "\\", "😀\t"])
+    }
 }

@@ -65,7 +65,7 @@ extension Broker {
             log(.info, "removed \(app.id) (\(app.bundle?.url.path ?? "")); its stored items are kept")
         }
         for app in added {
-            try? connection.export([applicationInterface(app.id)], at: app.objectPath)
+            try? connection.export([applicationInterface()], at: app.objectPath)
             log(.info, "added \(app.id) from \(app.bundle?.url.path ?? "")")
         }
         for app in changed {
@@ -77,16 +77,10 @@ extension Broker {
         if !added.isEmpty || !removed.isEmpty {
             try? connection.emit(path: Self.rootPath, interface: Self.interfaceName, member: BrokerAPI.Signal.applicationsChanged)
         }
-        for app in added + changed + removed {
-            emitItemsChanged(app, removed: removed.contains { $0 === app })
-        }
-    }
-
-    private func emitItemsChanged(_ app: AppSnapshot, removed: Bool) {
-        if removed {
+        for app in added { emitItemsChanged(app, added: true) }
+        for app in changed { emitItemsChanged(app) }
+        for app in removed {
             try? connection.emit(path: Self.rootPath, interface: Self.interfaceName, member: BrokerAPI.Signal.itemsChanged, [.string(app.id)])
-        } else {
-            emitItemsChanged(app)
         }
     }
 }

@@ -87,9 +87,33 @@ extension Broker {
         + "returns how many items were removed. An installed app is refused with ApplicationInstalled; "
         + "an app with nothing stored gets UnknownApplication."
 
-    func applicationInterface(_ id: String) -> Interface {
+    /// Application1, declared once for every app: each handler and getter finds its app from
+    /// the object path it is called on, whose last element is the app id escaped. One
+    /// declaration per app was about 4 KiB of tables and closures each (issue 33 §6: 1,000
+    /// installed applications).
+    func applicationInterface() -> Interface {
+        sharedApplicationInterface.withLock { shared in
+            if let shared { return shared }
+            let made = makeApplicationInterface()
+            shared = made
+            return made
+        }
+    }
+
+    /// The app id of the Application1 object at `path`.
+    static func appID(at path: ObjectPath?) throws(DBusError) -> String {
+        let prefix = BrokerAPI.appsPath.rawValue + "/"
+        guard let path, path.rawValue.hasPrefix(prefix), case let element = path.rawValue.dropFirst(prefix.count),
+              !element.contains("/"), let id = ObjectPath.unescapedElement(String(element)) else {
+            throw DBusError(.unknownObject, "\((path?.rawValue ?? "").quoted()) is not an app's object")
+        }
+        return id
+    }
+
+    private func makeApplicationInterface() -> Interface {
         let locale = configuration.locale
-        let current: @Sendable () throws -> AppSnapshot = { [weak self] in
+        let current: @Sendable (ObjectPath) throws -> AppSnapshot = { [weak self] path in
+            let id = try Self.appID(at: path)
             // In a GetManagedObjects listing, the listing's catalog (ListedCatalog).
             guard let app = self?.currentApp(id) else { throw DBusError.unknownApplication(id) }
             return app
@@ -101,34 +125,37 @@ extension Broker {
                    annotations: [.documentation("The same as the root's Perform, for this app.")],
                    deferred: { [weak self] call, reply, type, options in
                 guard let self else { return }
-                try perform(appID: id, type: type, options: options, caller: call.sender, reply: reply)
+                try perform(appID: Self.appID(at: call.path), type: type, options: options, caller: call.sender, reply: reply)
             }),
         ], properties: [
-            Property(MemberName(stringLiteral: BrokerAPI.Property.id), type: .string, changeSignal: .constant, get: { .string(id) }),
-            Property(MemberName(stringLiteral: BrokerAPI.Property.name), type: .string, get: { .string(try current().name(locale: locale)) }),
-            Property(MemberName(stringLiteral: BrokerAPI.Property.icon), type: .string, get: { .string(try current().icon) }),
-            Property(MemberName(stringLiteral: BrokerAPI.Property.version), type: .string, get: { .string(try current().version) }),
+            Property(MemberName(stringLiteral: BrokerAPI.Property.id), type: .string, changeSignal: .constant,
+                     getAt: { .string(try Self.appID(at: $0)) }),
+            Property(MemberName(stringLiteral: BrokerAPI.Property.name), type: .string,
+                     getAt: { .string(try current($0).name(locale: locale)) }),
+            Property(MemberName(stringLiteral: BrokerAPI.Property.icon), type: .string, getAt: { .string(try current($0).icon) }),
+            Property(MemberName(stringLiteral: BrokerAPI.Property.version), type: .string, getAt: { .string(try current($0).version) }),
             Property(MemberName(stringLiteral: BrokerAPI.Property.languages), type: .array(.string),
                      annotations: [.documentation("The languages the bundle is localised in: its .lproj names without Base, sorted.")],
-                     get: { .array(.string, (try current().bundle?.languages ?? []).map(Value.string)) }),
+                     getAt: { .array(.string, (try current($0).bundle?.languages ?? []).map(Value.string)) }),
             Property(MemberName(stringLiteral: BrokerAPI.Property.displayNames), type: .dictionary(key: .string, value: .string),
                      annotations: [.documentation("The display name in each of Languages, and under C in no particular one.")],
-                     get: {
-                         let app = try current()
+                     getAt: {
+                         let app = try current($0)
                          return .dictionary(key: .string, value: .string, (["C"] + (app.bundle?.languages ?? [])).map {
                              DictionaryEntry(.string($0), .string(app.name(locale: $0)))
                          })
                      }),
             Property(MemberName(stringLiteral: BrokerAPI.Property.desktopEntry), type: .string,
                      annotations: [.documentation("The desktop file id of the app's own entry (Info.plist QuickActionsDesktopEntry, or the installed application's that item providers serve), or \"\".")],
-                     get: { .string(try current().desktopEntry) }),
-            Property(MemberName(stringLiteral: BrokerAPI.Property.loaded), type: .boolean, get: { [weak self] in
-                .boolean(self?.slots.withLock { $0[id] }?.executor.isLoaded == true)
+                     getAt: { .string(try current($0).desktopEntry) }),
+            Property(MemberName(stringLiteral: BrokerAPI.Property.loaded), type: .boolean, getAt: { [weak self] path in
+                let id = try Self.appID(at: path)
+                return .boolean(self?.slots.withLock { $0[id] }?.executor.isLoaded == true)
             }),
-            Property(MemberName(stringLiteral: BrokerAPI.Property.items), type: .array(Self.itemType), get: {
-                .array(Self.itemType, try current().items(locale: locale))
+            Property(MemberName(stringLiteral: BrokerAPI.Property.items), type: .array(Self.itemType), getAt: {
+                .array(Self.itemType, try current($0).items(locale: locale))
             }),
-        ] + applicationStatusProperties(id, current: current))
+        ] + applicationStatusProperties(current: current))
     }
 
     /// Exports the root and every app. The object manager is added last (its
@@ -138,7 +165,7 @@ extension Broker {
     func exportObjects() throws(DBusError) {
         try connection.export([rootInterface()], at: Self.rootPath)
         for app in catalog.withLock({ $0.sorted }) {
-            try connection.export([applicationInterface(app.id)], at: app.objectPath)
+            try connection.export([applicationInterface()], at: app.objectPath)
         }
         connection.addObjectManager(at: Self.rootPath) { [weak self] in
             self?.objectManagerSnapshot() ?? ObjectManagerSnapshot(version: nil)
@@ -200,9 +227,13 @@ extension Broker {
 
     // MARK: Signals
 
-    func emitItemsChanged(_ app: AppSnapshot) {
+    /// ItemsChanged for `app`, and PropertiesChanged for its Items unless it was just exported
+    /// (`added`): its InterfacesAdded carried them already, and encoding every new app's items a
+    /// second time was a quarter of exporting 1,000 installed applications (issue 33 §6).
+    func emitItemsChanged(_ app: AppSnapshot, added: Bool = false) {
         do {
             try connection.emit(path: Self.rootPath, interface: Self.interfaceName, member: BrokerAPI.Signal.itemsChanged, [.string(app.id)])
+            guard !added else { return }
             try connection.emitPropertiesChanged(path: app.objectPath, interface: Self.applicationInterfaceName, names: [MemberName(stringLiteral: BrokerAPI.Property.items)])
         } catch {
             log(.warning, "cannot announce new items of \(app.id): \(error)")

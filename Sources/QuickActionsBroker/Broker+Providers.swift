@@ -104,12 +104,13 @@ extension Broker {
                 path: Self.rootPath, interface: Self.interfaceName, member: BrokerAPI.Signal.itemsChanged, [.string(app.id)])
         }
         for app in added {
-            try? connection.export([applicationInterface(app.id)], at: app.objectPath)
+            try? connection.export([applicationInterface()], at: app.objectPath)
         }
         if !added.isEmpty || !removed.isEmpty {
             try? connection.emit(path: Self.rootPath, interface: Self.interfaceName, member: BrokerAPI.Signal.applicationsChanged)
         }
-        for app in added + changed { emitItemsChanged(app) }
+        for app in added { emitItemsChanged(app, added: true) }
+        for app in changed { emitItemsChanged(app) }
         log(.debug, "item providers: \(added.count) app(s) added, \(changed.count) changed, \(removed.count) removed")
     }
 

@@ -45,27 +45,28 @@ extension Broker {
     static let providerType = DBusType.structure([.string, .uint32, .uint32])
 
     /// The status properties of app `id`'s org.quickactions.Application1.
-    func applicationStatusProperties(_ id: String, current: @escaping @Sendable () throws -> AppSnapshot) -> [Property] {
+    func applicationStatusProperties(current: @escaping @Sendable (ObjectPath) throws -> AppSnapshot) -> [Property] {
         [
             Property(MemberName(stringLiteral: BrokerAPI.Property.bundlePath), type: .string,
                      annotations: [.documentation("The app's bundle folder, or \"\" for an app only item providers serve.")],
-                     get: { .string(try current().bundle?.url.path ?? "") }),
+                     getAt: { .string(try current($0).bundle?.url.path ?? "") }),
             Property(MemberName(stringLiteral: BrokerAPI.Property.quarantined), type: .boolean,
                      annotations: [.documentation(
                         "Whether the app's plugin is refused (PluginFailed) because it crashed the broker; lifted when its library file changes.")],
-                     get: { [weak self] in .boolean(try self?.quarantineReason(of: current()) != nil) }),
+                     getAt: { [weak self] in .boolean(try self?.quarantineReason(of: current($0)) != nil) }),
             Property(MemberName(stringLiteral: BrokerAPI.Property.quarantineReason), type: .string,
                      annotations: [.documentation("Why the app is quarantined, or an empty string.")],
-                     get: { [weak self] in .string(try self?.quarantineReason(of: current()) ?? "") }),
+                     getAt: { [weak self] in .string(try self?.quarantineReason(of: current($0)) ?? "") }),
             Property(MemberName(stringLiteral: BrokerAPI.Property.lastLoadError), type: .string,
                      annotations: [.documentation(
                         "Why the last load of the app's plugin failed, or an empty string (never failed, or loaded since).")],
-                     get: { [weak self] in .string(self?.status.lastLoadError(of: id) ?? "") }),
+                     getAt: { [weak self] in .string(self?.status.lastLoadError(of: try Self.appID(at: $0)) ?? "") }),
             Property(MemberName(stringLiteral: BrokerAPI.Property.hostPID), type: .uint32,
                      annotations: [.documentation(
                         "The process id of the host process running the app's plugin while one runs; 0 when none runs or the plugin runs in the broker's own process.")],
-                     get: { [weak self] in
-                .uint32(UInt32(bitPattern: self?.slots.withLock({ $0[id] })?.executor.hostProcessID ?? 0))
+                     getAt: { [weak self] path in
+                let id = try Self.appID(at: path)
+                return .uint32(UInt32(bitPattern: self?.slots.withLock({ $0[id] })?.executor.hostProcessID ?? 0))
             }),
         ]
     }

@@ -46,6 +46,8 @@ public final class Broker: Sendable {
     private let hostLauncher = Locked<Result<HostLauncher, any Error>?>(nil)
     let catalog = Locked(Catalog())
     let slots = Locked<[String: PluginSlot]>([:])
+    /// Application1, made on first export and shared by every app's object.
+    let sharedApplicationInterface = Locked<Interface?>(nil)
     let pending = PendingPerforms()
     let listingCache = ListingCache()
     let journal: CrashJournal

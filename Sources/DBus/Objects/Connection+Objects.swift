@@ -11,7 +11,7 @@ extension Connection {
         let added = interfaces.filter { !old.contains($0.name) }
         if !added.isEmpty {
             try emit(path: manager, interface: StandardInterfaces.objectManagerName, member: "InterfacesAdded",
-                     [.objectPath(path), interfacesAndProperties(added)])
+                     [.objectPath(path), interfacesAndProperties(added, at: path)])
         }
         let removed = (previous?.interfaces ?? []).map(\.name).filter { name in !interfaces.contains { $0.name == name } }
         if !removed.isEmpty {
@@ -52,7 +52,7 @@ extension Connection {
             switch property.changeSignal {
             case .emits:
                 do {
-                    changed.append(DictionaryEntry(.string(name.rawValue), .variant(try property.getter())))
+                    changed.append(DictionaryEntry(.string(name.rawValue), .variant(try property.getter(path))))
                 } catch {
                     throw Self.dbusError(error, label: "reading property \(name.rawValue)")
                 }
@@ -82,7 +82,7 @@ extension Connection {
         return Introspection.xml(interfaces: interfaces, children: objects.children(of: path))
     }
 
-    private func declaredInterface(_ call: MethodCall) throws(DBusError) -> Interface {
+    private func declaredInterface(_ call: MethodCall) throws(DBusError) -> (Interface, ObjectPath) {
         guard let path = call.path, let node = objects.node(at: path) else {
             throw DBusError(.unknownObject, "no object at path \((call.path?.rawValue ?? "").quoted())")
         }
@@ -92,31 +92,32 @@ extension Connection {
         guard let interfaceName = try? InterfaceName(name), let interface = node.byName[interfaceName] else {
             throw DBusError(.unknownInterface, "object \(path.rawValue) has no interface \(name.quoted()) with properties")
         }
-        return interface
+        return (interface, path)
     }
 
-    private func property(_ call: MethodCall) throws(DBusError) -> (Interface, Property) {
-        let interface = try declaredInterface(call)
+    private func property(_ call: MethodCall) throws(DBusError) -> (Interface, Property, ObjectPath) {
+        let (interface, path) = try declaredInterface(call)
         guard call.arguments.count > 1, case .string(let name) = call.arguments[1] else {
             throw DBusError.invalidArgs("the second argument must be a property name")
         }
         guard let property = interface.propertiesByName[name] else {
             throw DBusError(.unknownProperty, "interface \(interface.name.rawValue) has no property \(name.quoted())")
         }
-        return (interface, property)
+        return (interface, property, path)
     }
 
     func getProperty(_ call: MethodCall) throws(DBusError) -> Value {
-        let (interface, property) = try property(call)
-        return try read(property, of: interface)
+        let (interface, property, path) = try property(call)
+        return try read(property, of: interface, at: path)
     }
 
     func getAllProperties(_ call: MethodCall) throws(DBusError) -> Value {
-        try propertiesDictionary(declaredInterface(call))
+        let (interface, path) = try declaredInterface(call)
+        return try propertiesDictionary(interface, at: path)
     }
 
     func setProperty(_ call: MethodCall) throws(DBusError) {
-        let (interface, property) = try property(call)
+        let (interface, property, _) = try property(call)
         guard let set = property.setter else {
             throw DBusError(.propertyReadOnly, "property \(property.name.rawValue) of \(interface.name.rawValue) is read-only")
         }
@@ -137,31 +138,31 @@ extension Connection {
         }
     }
 
-    private func read(_ property: Property, of interface: InterfaceName) throws(DBusError) -> Value {
+    private func read(_ property: Property, of interface: InterfaceName, at path: ObjectPath) throws(DBusError) -> Value {
         do {
-            return try property.getter()
+            return try property.getter(path)
         } catch {
             throw Self.dbusError(error, label: "reading property \(property.name.rawValue) of \(interface.rawValue)")
         }
     }
 
-    private func read(_ property: Property, of interface: Interface) throws(DBusError) -> Value {
-        try read(property, of: interface.name)
+    private func read(_ property: Property, of interface: Interface, at path: ObjectPath) throws(DBusError) -> Value {
+        try read(property, of: interface.name, at: path)
     }
 
-    private func propertiesDictionary(_ interface: Interface) throws(DBusError) -> Value {
+    private func propertiesDictionary(_ interface: Interface, at path: ObjectPath) throws(DBusError) -> Value {
         var entries: [DictionaryEntry] = []
         entries.reserveCapacity(interface.properties.count)
         for property in interface.properties {
-            entries.append(DictionaryEntry(.string(property.name.rawValue), .variant(try read(property, of: interface))))
+            entries.append(DictionaryEntry(.string(property.name.rawValue), .variant(try read(property, of: interface, at: path))))
         }
         return .dictionary(key: .string, value: .variant, entries)
     }
 
-    private func interfacesAndProperties(_ interfaces: [Interface]) throws(DBusError) -> Value {
+    private func interfacesAndProperties(_ interfaces: [Interface], at path: ObjectPath) throws(DBusError) -> Value {
         var entries: [DictionaryEntry] = []
         for interface in interfaces {
-            entries.append(DictionaryEntry(.string(interface.name.rawValue), try propertiesDictionary(interface)))
+            entries.append(DictionaryEntry(.string(interface.name.rawValue), try propertiesDictionary(interface, at: path)))
         }
         return .dictionary(key: .string, value: ManagedObjects.propertiesType, entries)
     }

@@ -154,7 +154,8 @@ public struct Property: Sendable {
     public let type: DBusType
     public let changeSignal: ChangeSignal
     public let annotations: [Annotation]
-    let getter: @Sendable () throws -> Value
+    /// Reads the value of the object at the path it is given.
+    let getter: @Sendable (ObjectPath) throws -> Value
     let setter: (@Sendable (Value) throws -> Void)?
 
     /// A read-only property.
@@ -162,11 +163,21 @@ public struct Property: Sendable {
         _ name: MemberName, type: DBusType, changeSignal: ChangeSignal = .emits,
         annotations: [Annotation] = [], get: @escaping @Sendable () throws -> Value
     ) {
+        self.init(name, type: type, changeSignal: changeSignal, annotations: annotations, getAt: { _ in try get() })
+    }
+
+    /// A read-only property whose getter is told which object it is read on: one declaration
+    /// (and one ``Interface``) can then serve many objects alike, instead of one per object
+    /// with its own closures and tables.
+    public init(
+        _ name: MemberName, type: DBusType, changeSignal: ChangeSignal = .emits,
+        annotations: [Annotation] = [], getAt: @escaping @Sendable (ObjectPath) throws -> Value
+    ) {
         self.name = name
         self.type = type
         self.changeSignal = changeSignal
         self.annotations = annotations
-        self.getter = get
+        self.getter = getAt
         self.setter = nil
     }
 
@@ -181,7 +192,7 @@ public struct Property: Sendable {
         self.type = type
         self.changeSignal = changeSignal
         self.annotations = annotations
-        self.getter = get
+        self.getter = { _ in try get() }
         self.setter = set
     }
 

@@ -153,7 +153,7 @@ extension Connection {
         var cacheable = true
         try writer.appendContainer(DBUS_TYPE_ARRAY, "{oa{sa{sv}}}") { objects throws(DBusError) in
             for (path, node) in listed {
-                let interfaces = Self.readProperties(node, cacheable: &cacheable)
+                let interfaces = Self.readProperties(node, at: path, cacheable: &cacheable)
                 try objects.appendContainer(DBUS_TYPE_DICT_ENTRY, nil) { entry throws(DBusError) in
                     try path.encode(to: &entry)
                     try entry.appendContainer(DBUS_TYPE_ARRAY, "{sa{sv}}") { names throws(DBusError) in
@@ -180,7 +180,7 @@ extension Connection {
     /// Each interface's properties and their values; an object whose getter
     /// fails is still listed, with its interfaces but without properties.
     private static func readProperties(
-        _ node: ObjectRegistry.Node, cacheable: inout Bool
+        _ node: ObjectRegistry.Node, at path: ObjectPath, cacheable: inout Bool
     ) -> [(InterfaceName, [(String, Value)])] {
         var result: [(InterfaceName, [(String, Value)])] = []
         result.reserveCapacity(node.interfaces.count)
@@ -189,7 +189,7 @@ extension Connection {
             values.reserveCapacity(interface.properties.count)
             for property in interface.properties {
                 if property.changeSignal == .none { cacheable = false }
-                guard let value = try? property.getter() else {
+                guard let value = try? property.getter(path) else {
                     return node.interfaces.map { ($0.name, []) }
                 }
                 values.append((property.name.rawValue, value))

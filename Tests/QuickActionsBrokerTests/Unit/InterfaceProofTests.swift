@@ -16,7 +16,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: state) }
         let broker = try Broker(configuration: BrokerConfiguration(
             bus: .address(bus.address), pluginDirectories: [], stateDirectory: state, watchDirectories: false))
-        for interface in [broker.rootInterface(), broker.applicationInterface("org.example.proof")] {
+        for interface in [broker.rootInterface(), broker.applicationInterface()] {
             #expect(!interface.methods.isEmpty)
             let problems = try await InterfaceProof.problems(interface, bus: bus)
             #expect(problems == [], "\(interface.name.rawValue)")

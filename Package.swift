@@ -54,6 +54,8 @@ var package = Package(
         // A serial queue and a semaphore on libdispatch's C API, for the modules the plugin host
         // links: Swift's Dispatch overlay would bring _StringProcessing and _RegexParser with it.
         .target(name: "CWorkQueues", cSettings: dwarf4),
+        // glibc's malloc_trim, for giving back a large transient working set.
+        .target(name: "CHeap", cSettings: dwarf4),
         .target(name: "WorkQueues", dependencies: ["CWorkQueues"], swiftSettings: hostLinked),
         // inotify folder watching with bursts coalesced: the broker's plugin folders and the
         // desktop-entry bridge's originals.
@@ -114,7 +116,7 @@ var package = Package(
             name: "QuickActionsBroker",
             dependencies: [
                 "DBus", "QuickActionsAPI", "QuickActionsHostProtocol", "QuickActionsModel", "QuickActionsBundles",
-                "QuickActionsHost", "CQuickActionsHostSupport", "FolderWatching", "Locking", "QuickActionsProviding",
+                "QuickActionsHost", "CQuickActionsHostSupport", "FolderWatching", "Locking", "QuickActionsProviding", "CHeap",
             ],
             swiftSettings: strict
         ),
@@ -142,7 +144,7 @@ var package = Package(
         // The search bridges (issue 16): GNOME Shell, KRunner, dock quicklists; clients of the contract only.
         // QuickActionsModel only for LogLevel, the one log-level type of every part.
         .target(
-            name: "QuickActionsSearch", dependencies: ["DBus", "QuickActionsAPI", "QuickActionsModel", "Locking"],
+            name: "QuickActionsSearch", dependencies: ["DBus", "QuickActionsAPI", "QuickActionsModel", "Locking", "CHeap"],
             swiftSettings: strict),
 
         .executableTarget(

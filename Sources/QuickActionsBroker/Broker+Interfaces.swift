@@ -220,7 +220,9 @@ extension Broker {
         let value = Value.array(.structure([.string, .array(Self.itemType)]), apps.map { app in
             .structure([.string(app.id), .array(Self.itemType, app.items(locale: locale, limit: options.limit))])
         })
-        let prepared = try PreparedReply([value])
+        // Kept until the catalog changes: in buffers of its own size (a thousand installed
+        // applications' listing is hundreds of kilobytes).
+        let prepared = try PreparedReply([value]).compacted()
         listingCache.store(prepared, for: key, generation: generation)
         return prepared
     }

@@ -1,4 +1,5 @@
 import DBus
+import CHeap
 import Dispatch
 import QuickActionsAPI
 import QuickActionsModel
@@ -43,6 +44,9 @@ extension Broker {
             return (provider.name, apps.count, apps.reduce(0) { $0 + $1.items.count })
         }
     }
+
+    /// Apps added or removed at once after which the heap's free memory is given back.
+    static let trimmingChanges = 64
 
     /// Applies the providers' latest sets to the catalog. Runs on the scan queue.
     func reconcileProvided() {
@@ -112,6 +116,10 @@ extension Broker {
         for app in added { emitItemsChanged(app, added: true) }
         for app in changed { emitItemsChanged(app) }
         log(.debug, "item providers: \(added.count) app(s) added, \(changed.count) changed, \(removed.count) removed")
+        // A set of hundreds of apps (the first, or a desktop's worth of entries installed or
+        // removed) leaves megabytes of freed parse and encoding buffers in the arenas of the
+        // threads that made them; glibc gives back only the main arena's top by itself.
+        if added.count + removed.count >= Self.trimmingChanges { _ = qa_heap_trim() }
     }
 
     /// Performs a provided item: registered as pending first (so the caller's timeout and

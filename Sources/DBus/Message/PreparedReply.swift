@@ -42,6 +42,16 @@ public final class PreparedReply: Sendable {
         self.types = types
     }
 
+    /// The same reply in buffers of its own size: a body appended value by value grows its
+    /// buffer by doubling, up to twice what it holds, which a reply kept for many callers
+    /// should not keep (`dbus_message_copy` allocates exactly the lengths it copies).
+    public func compacted() throws(DBusError) -> PreparedReply {
+        guard let raw = dbus_message_copy(template.raw) else {
+            throw DBusError.noMemory("copying a prepared reply")
+        }
+        return PreparedReply(encoded: Message(owning: raw), types: types)
+    }
+
     /// A copy of the body addressed as the reply to `call`.
     func reply(to call: Message) throws(DBusError) -> Message {
         guard let raw = dbus_message_copy(template.raw) else {

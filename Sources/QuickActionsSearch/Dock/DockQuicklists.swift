@@ -1,4 +1,5 @@
 import DBus
+import CHeap
 import Locking
 import QuickActionsAPI
 
@@ -134,9 +135,14 @@ public final class DockQuicklists: Sendable {
         for id in quicklists.withLock({ Array($0.keys) }) where !present.contains(id) { remove(id) }
         // Every app's items in one call: a thousand installed applications are a thousand
         // GetItems otherwise, most of them for apps that get no quicklist.
-        let items = Dictionary(try await catalog.proxy.allItems().map { ($0.appID, $0.items) },
-                               uniquingKeysWith: { first, _ in first })
-        for app in apps { try await sync(app.id, items: items[app.id]) }
+        do {
+            let items = Dictionary(try await catalog.proxy.allItems().map { ($0.appID, $0.items) },
+                                   uniquingKeysWith: { first, _ in first })
+            for app in apps { try await sync(app.id, items: items[app.id]) }
+        }
+        // Hundreds of apps' items were decoded (and are freed now) to find the few with
+        // quicklists: give the buffers back rather than keep them in this thread's arena.
+        if apps.count >= 64 { _ = qa_heap_trim() }
     }
 
     /// - Parameter known: the app's items when the caller has just read them.

@@ -1,0 +1,7 @@
+#include "heap.h"
+
+#include <malloc.h>
+
+int qa_heap_trim(void) {
+    return malloc_trim(0);
+}

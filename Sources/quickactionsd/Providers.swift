@@ -57,6 +57,7 @@ struct ProviderChoice {
             connection = nil
         }
         let index = DeferredApplicationIndex(environment: environment) { message in log(.info, "applications: \(message)") }
+        index.startReading()
         let launcher = ApplicationLauncher(connection: connection, environment: environment) { message in
             log(.info, "launching: \(message)")
         }
@@ -79,9 +80,11 @@ struct ProviderChoice {
     }
 }
 
-/// The installed applications, read on first use: reading 1,000 entries costs tens of
-/// milliseconds, which the broker should not spend before it owns its name. The providers
-/// first ask once they start, after the name is taken (Broker.run).
+/// The installed applications, read on a thread of their own from the moment the providers
+/// are made: reading 1,000 entries costs tens of milliseconds, which the broker should not
+/// spend before it owns its name, and need not wait for until then either (connecting and
+/// taking the name is mostly waiting for the bus). The providers first ask once they start,
+/// after the name is taken (Broker.run), and wait only for what is left of the read.
 final class DeferredApplicationIndex: InstalledApplications {
     private let environment: [String: String]
     private let log: @Sendable (String) -> Void
@@ -90,6 +93,11 @@ final class DeferredApplicationIndex: InstalledApplications {
     init(environment: [String: String], log: @escaping @Sendable (String) -> Void) {
         self.environment = environment
         self.log = log
+    }
+
+    /// Starts reading now, off the caller's thread.
+    func startReading() {
+        DispatchQueue.global(qos: .utility).async { _ = self.made }
     }
 
     private var made: InstalledApplicationIndex {

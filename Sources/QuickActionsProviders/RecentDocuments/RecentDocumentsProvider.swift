@@ -229,6 +229,8 @@ public final class RecentDocumentsProvider: ItemProvider {
 
     /// The apps with recent documents, by app id.
     func providedApps(bookmarks: [Bookmark], apps: [String: InstalledApplication]) -> [ProvidedApp] {
+        // No file, or an empty one: no documents, and no matcher of every app's program to make.
+        guard !bookmarks.isEmpty else { return [] }
         let matcher = RecentDocumentMatcher(applications: apps)
         let documents = matcher.documents(bookmarks, limit: limit) { bookmark in
             guard bookmark.href.utf8.count <= 16 * 1024, let path = FileURI.path(of: bookmark.href) else { return false }

@@ -7,7 +7,7 @@ import Testing
     static func canonical(_ value: Any) -> String {
         if type(of: value) == Bool.self { return "bool(\(value))" }
         switch value {
-        case let string as String: return "string(\(string.debugDescription))"
+        case let string as String: return "string(\"\(escaped(string))\")"
         case let data as Data: return "data(\(Array(data)))"
         case let date as Date: return "date(\(date.timeIntervalSinceReferenceDate))"
         case let array as [Any]: return "[" + array.map(canonical).joined(separator: ", ") + "]"
@@ -20,7 +20,21 @@ import Testing
         }
     }
 
-    static func read(_ text: String) throws -> Any {
+    /// `string` with `"`, `\\` and control characters escaped, every other scalar as it is (not
+    /// `debugDescription`, which also escapes `'` and is the standard library's to change).
+    static func escaped(_ string: String) -> String {
+        string.unicodeScalars.map { scalar in
+            switch scalar {
+            case "\"": return "\\\""
+            case "\\": return "\\\\"
+            case "\n": return "\\n"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F: return "\\u{\(String(scalar.value, radix: 16))}"
+            default: return String(scalar)
+            }
+        }.joined()
+    }
+
+    static func read(_ text: String) throws(PropertyListError) -> Any {
         try PropertyListReader.read(Data(text.utf8))
     }
 
@@ -36,6 +50,11 @@ import Testing
     @Test(arguments: [
         ("<plist><string>a &lt;b&gt; &amp; &quot;c&quot; &apos;d&apos; &#233;&#x1F600;</string></plist>",
          "string(\"a <b> & \\\"c\\\" 'd' é😀\")"),
+        ("<plist><string>&#65;&#x42;&#x0063;&#0000100;&#xe9;&#xE9;&#1114111;</string></plist>",
+         "string(\"ABcdéé\u{10FFFF}\")"),
+        ("<plist><string>&#9;&#10;&#13;</string></plist>",
+         "string(\"\\u{9}\\n\\u{d}\")"),
+        ("<plist><dict><key>caf&#233;</key><string>x</string></dict></plist>", "{café: string(\"x\")}"),
         ("<plist><string><![CDATA[<not> &a tag]]> after</string></plist>", "string(\"<not> &a tag after\")"),
         ("<plist><string>be<!-- a comment -->fore</string></plist>", "string(\"before\")"),
         ("<plist><string/></plist>", "string(\"\")"),
@@ -88,6 +107,36 @@ import Testing
     ])
     func refusesWhatIsNotWellFormed(_ xml: String) {
         #expect(throws: PropertyListError.self) { try Self.read(xml) }
+    }
+
+    /// A bad reference is refused with a message naming it (a bounded prefix of it), at its offset.
+    @Test(arguments: [
+        ("&#0;", "&#0; names NUL"),
+        ("&#x0000;", "&#x0000; names NUL"),
+        ("&#xD800;", "&#xD800; names a UTF-16 surrogate"),
+        ("&#57343;", "&#57343; names a UTF-16 surrogate"),
+        ("&#x110000;", "&#x110000; is beyond U+10FFFF"),
+        ("&#99999999999999999999999;", "&#99999999999999999999999; is beyond U+10FFFF"),
+        ("&#x;", "&#x; has no digits"),
+        ("&#;", "&#; has no digits"),
+        ("&#12a;", "&#12a; is not a decimal character reference"),
+        ("&#X41;", "&#X41; is not a decimal character reference"),
+        ("&#x4G;", "&#x4G; is not a hex character reference"),
+        ("&#-1;", "&#-1; is not a decimal character reference"),
+        ("&bogus;", "&bogus; is not a known entity"),
+        ("a &amp b", "an & that starts no reference: \"&amp b</str"),
+        ("&amp&lt;", "an & that starts no reference: \"&amp&lt;"),
+        ("&#x0000000000000000000000000000000041;", "an & that starts no reference: \"&#x000000000"),
+    ])
+    func refusesBadReferences(_ text: String, _ message: String) {
+        do {
+            _ = try Self.read("<plist><string>\(text)</string></plist>")
+            Issue.record("expected \(text) to be refused")
+        } catch {
+            #expect(error.reason.contains(message), "\(error)")
+            let ampersand = text.utf8.firstIndex(of: UInt8(ascii: "&")).map { text.utf8.distance(from: text.utf8.startIndex, to: $0) }
+            #expect(error.offset == 15 + (ampersand ?? 0), "\(error)")
+        }
     }
 
     @Test func refusesTextThatIsNotUTF8() {

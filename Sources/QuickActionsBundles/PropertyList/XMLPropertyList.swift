@@ -37,15 +37,17 @@ struct XMLPropertyList {
         case index(Int)
     }
 
-    /// `.a[0].b`, or "the top level".
+    /// `.a[0].b`, or "the top level"; each key at most 40 characters, the whole at most the
+    /// last 200 (a hostile file's keys and nesting would otherwise make the message as long).
     private var place: String {
         if path.isEmpty { return "the top level" }
-        return path.map { step in
+        let text = path.map { step in
             switch step {
-            case .key(let key): return ".\(key)"
+            case .key(let key): return key.count > 40 ? ".\(key.prefix(40))…" : ".\(key)"
             case .index(let index): return "[\(index)]"
             }
         }.joined()
+        return text.count > 200 ? "…" + text.suffix(200) : text
     }
 
     private init(bytes: [UInt8]) {
@@ -73,7 +75,7 @@ struct XMLPropertyList {
         }
         guard at("<plist") else { throw error("expected <plist>") }
         let tag = try openTag()
-        guard tag.kind == .plist else { throw error("expected <plist>, found <\(name(of: tag))>") }
+        guard tag.kind == .plist else { throw error("expected <plist>, found <\(name(of: tag).prefix(40))>") }
         if tag.empty { throw error("<plist/> holds no value") }
         try skipMisc()
         let value = try self.value(depth: 1)
@@ -344,31 +346,83 @@ struct XMLPropertyList {
         return string
     }
 
-    /// Resolves `&name;` or `&#…;` at the current position into `text`.
+    /// The longest reference looked for: `&#x` and a scalar's hex digits with leading zeros to
+    /// spare (XML allows any number of them; more than this is no property list's).
+    private static let longestReference = 32
+
+    /// Resolves `&name;` or `&#…;` at the current position into `text`: one of the five
+    /// predefined entities, or a decimal (`&#233;`) or hex (`&#x1F600;`) character reference
+    /// naming a Unicode scalar other than NUL (not a surrogate, at most U+10FFFF).
     private mutating func reference(into text: inout [UInt8]) throws(PropertyListError) {
         let start = position
-        guard let end = bytes[position...].prefix(12).firstIndex(of: UInt8(ascii: ";")) else {
-            throw error("an & that starts no reference", at: start)
+        let window = bytes[(position + 1)...].prefix(Self.longestReference)
+        // A reference ends at the first ";"; markup or white space before it means there is none.
+        let stop = window.firstIndex { byte in
+            switch byte {
+            case UInt8(ascii: ";"), UInt8(ascii: "<"), UInt8(ascii: "&"), 0x20, 0x09, 0x0A, 0x0D: return true
+            default: return false
+            }
         }
-        let name = String(decoding: bytes[(position + 1)..<end], as: UTF8.self)
+        guard let end = stop, bytes[end] == UInt8(ascii: ";") else {
+            throw error("an & that starts no reference: \"&\(Self.shown(window.prefix(12)))\"", at: start)
+        }
+        let name = bytes[(position + 1)..<end]
         position = end + 1
-        switch name {
+        if name.first == UInt8(ascii: "#") {
+            let scalar = try Self.characterReference(name.dropFirst(), at: start)
+            UTF8.encode(scalar) { text.append($0) }
+            return
+        }
+        switch String(decoding: name, as: UTF8.self) {
         case "lt": text.append(UInt8(ascii: "<"))
         case "gt": text.append(UInt8(ascii: ">"))
         case "amp": text.append(UInt8(ascii: "&"))
         case "quot": text.append(UInt8(ascii: "\""))
         case "apos": text.append(UInt8(ascii: "'"))
-        default:
-            var digits = Substring(name)
-            guard digits.popFirst() == "#" else { throw error("&\(name); is not a known entity", at: start) }
-            let radix = digits.first == "x" ? 16 : 10
-            if radix == 16 { digits = digits.dropFirst() }
-            guard !digits.isEmpty, digits.allSatisfy({ $0.isHexDigit }), let code = UInt32(digits, radix: radix),
-                  code != 0, let scalar = Unicode.Scalar(code) else {
-                throw error("&\(name); is not a character", at: start)
-            }
-            text += Array(String(Character(scalar)).utf8)
+        default: throw error("&\(Self.shown(name)); is not a known entity", at: start)
         }
+    }
+
+    /// The scalar `digits` (what follows `&#` up to `;`) names: decimal, or hex after `x`.
+    private static func characterReference(_ digits: ArraySlice<UInt8>, at start: Int) throws(PropertyListError) -> Unicode.Scalar {
+        let shown = "&#\(shown(digits));"
+        var digits = digits
+        let radix: UInt32 = digits.first == UInt8(ascii: "x") ? 16 : 10
+        if radix == 16 { digits = digits.dropFirst() }
+        guard !digits.isEmpty else {
+            throw PropertyListError(offset: start, "\(shown) has no digits")
+        }
+        var code: UInt32 = 0
+        for byte in digits {
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f") where radix == 16: digit = UInt32(byte - UInt8(ascii: "a")) + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F") where radix == 16: digit = UInt32(byte - UInt8(ascii: "A")) + 10
+            default:
+                throw PropertyListError(offset: start, "\(shown) is not a \(radix == 16 ? "hex" : "decimal") character reference")
+            }
+            code = code * radix + digit
+            // Past the last scalar already: stop before UInt32 could overflow.
+            if code > 0x10FFFF {
+                throw PropertyListError(offset: start, "\(shown) is beyond U+10FFFF, the last Unicode scalar")
+            }
+        }
+        if code == 0 { throw PropertyListError(offset: start, "\(shown) names NUL, which XML text cannot hold") }
+        guard let scalar = Unicode.Scalar(code) else {
+            throw PropertyListError(offset: start, "\(shown) names a UTF-16 surrogate, not a character")
+        }
+        return scalar
+    }
+
+    /// Bytes of the input for a message: at most 32 of them, not-UTF-8 bytes replaced, control
+    /// characters escaped.
+    private static func shown(_ bytes: ArraySlice<UInt8>) -> String {
+        let text = String(decoding: bytes.prefix(32), as: UTF8.self)
+        let escaped = text.unicodeScalars.map { scalar in
+            scalar.value < 0x20 || scalar.value == 0x7F ? scalar.escaped(asASCII: true) : String(scalar)
+        }.joined()
+        return bytes.count > 32 ? escaped + "…" : escaped
     }
 
     // MARK: Scalars

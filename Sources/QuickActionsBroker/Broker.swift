@@ -101,7 +101,7 @@ public final class Broker: Sendable {
         if configuration.watchDirectories {
             startWatching()
         }
-        let scan = PluginDirectories.scan(configuration.pluginDirectories)
+        let scan = scanPluginDirectories()
         reportScan(scan.diagnostics)
         reportUnlisted(scan.unlisted)
         var initial = Catalog()
@@ -274,6 +274,13 @@ public final class Broker: Sendable {
         } catch {
             log(.warning, "cannot watch plugin directories (\(PlainErrorDescription.of(error))); use Reload() to pick up changes")
         }
+    }
+
+    /// Reads the plugin directories, watching each bundle folder (and its `.lproj` folders)
+    /// just before it is read, when there is a watch.
+    func scanPluginDirectories() -> PluginDirectories.Scan {
+        let watching = watcher.withLock { $0 }
+        return PluginDirectories.scan(configuration.pluginDirectories) { watching?.watchFolder($0) }
     }
 
     /// A watched directory changed: rescanned now, or kept for `run()` while the broker starts.

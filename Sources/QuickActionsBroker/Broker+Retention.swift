@@ -17,8 +17,8 @@ import QuickActionsModel
 /// default folder that no broker ever listed may be missing.
 extension Broker {
     /// Moves the seen apps' records forward, then, after a complete scan,
-    /// removes what the retention rule says. Runs in `init` and on the scan
-    /// queue.
+    /// removes what the retention rule says. Runs on the scan queue: after
+    /// each rescan, and for the initial scan once `run()` has the name.
     func applyRetention(after scan: PluginDirectories.Scan) {
         let now = configuration.now()
         let present = Set(scan.bundles.map(\.appID))

@@ -64,6 +64,9 @@ public final class Broker: Sendable {
     /// Whether the watch, started before the initial scan, saw a change before `run()` could
     /// apply one; nil once `run()` applies changes as they come.
     private let changedBeforeServing = Locked<Bool?>(false)
+    /// The initial scan, until `run()` has the name and hands it to `applyRetention` on the
+    /// scan queue: its last-seen records (one file per app) are no part of starting.
+    private let initialScanForRetention = Locked<PluginDirectories.Scan?>(nil)
     /// Rescans once a day, so a broker that runs for weeks applies the
     /// retention rule too.
     private let dailyCheck = DailyTimer()
@@ -114,7 +117,10 @@ public final class Broker: Sendable {
         } catch {
             log(.warning, "cannot clean up \(store.directory.path): \(error)")
         }
-        applyRetention(after: scan)
+        // Not here: moving the apps' last-seen records forward is a file read and often a file
+        // written per app (a record an hour old is rewritten, so on nearly every login). Nothing
+        // a caller sees waits on them; `run()` queues them once the name is taken.
+        initialScanForRetention.withLock { $0 = scan }
         blame(opened.interrupted, in: initial)
         log(.info, "found \(scan.bundles.count) app(s) in \(configuration.pluginDirectories.map(\.path).joined(separator: ":"))")
     }
@@ -166,6 +172,10 @@ public final class Broker: Sendable {
             throw BrokerStartError.nameTaken(owner: owner)
         }
         log(.info, "serving \(Self.busName.rawValue) as \(connection.uniqueName)")
+        if let scan = initialScanForRetention.withLock({ saved in defer { saved = nil }; return saved }) {
+            // On the scan queue, as after every rescan: ForgetApplication and rescans run there too.
+            scanQueue.async { [self] in applyRetention(after: scan) }
+        }
         serving()
         startProviders()
         prepareHostLauncher()

@@ -59,9 +59,13 @@ extension Broker {
             log(.debug, "retention check skipped: \(what)")
             return
         }
+        // What is installed now counts as present too: the initial scan is applied once the name
+        // is taken, so a rescan may have found a bundle it did not (one added while starting).
+        let installed = catalog.withLock { catalog in catalog.sorted.compactMap { $0.bundle?.appID } }
         let candidates: Set<AppID>
         do {
             candidates = Set(try store.storedAppIDs() + lastSeen.recordedAppIDs()).subtracting(present)
+                .subtracting(installed)
         } catch {
             log(.warning, "retention check skipped: \(error)")
             return

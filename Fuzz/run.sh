@@ -9,9 +9,9 @@
 #   Fuzz/run.sh replay <target> <file>...   run the target on saved inputs (reproduce a finding)
 #   Fuzz/run.sh seeds               regenerate Fuzz/Corpus with Fuzz/Seeds/make-seeds.py
 #
-# Targets: bundle (Info.plist and .strings), dbus (D-Bus message values), store (the
-# dynamic-item store's file format). Each is one binary built with swiftc straight from the
-# module's sources (outside SwiftPM, so `swift build` is untouched), instrumented with
+# Targets: bundle (Info.plist and .strings), plist (the XML property-list reader alone), dbus
+# (D-Bus message values), store (the dynamic-item store's file format). Each is one binary
+# built with swiftc straight from the module's sources (outside SwiftPM, so `swift build` is untouched), instrumented with
 # -sanitize=fuzzer,address. Findings (crash-*, leak-*, timeout-*, oom-*) go to
 # Fuzz/Findings/<target>/, which git ignores. Exit status: 0 clean, 1 a finding or a failed
 # build, 2 bad usage.
@@ -20,7 +20,7 @@ cd "$(dirname "$0")/.."
 
 SWIFTC=${SWIFTC:-swiftc}
 OUT=.build/fuzz
-ALL_TARGETS=(bundle dbus store)
+ALL_TARGETS=(bundle plist dbus store)
 
 # Swift's crash backtracer would attach to the dying fuzzer and stall it for minutes; libFuzzer
 # and AddressSanitizer print the stack themselves.
@@ -31,13 +31,14 @@ export LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan.supp:print_suppressions=0${LSAN
 die() { echo "fuzz: $*" >&2; exit 2; }
 
 check_target() {
-  case $1 in bundle | dbus | store) ;; *) die "unknown target '$1' (targets: ${ALL_TARGETS[*]})" ;; esac
+  case $1 in bundle | plist | dbus | store) ;; *) die "unknown target '$1' (targets: ${ALL_TARGETS[*]})" ;; esac
 }
 
 # The sources and extra flags of each target.
 sources() {
   case $1 in
     bundle) find Sources/QuickActionsModel Sources/QuickActionsIconFiles Sources/QuickActionsBundles Fuzz/Targets/BundleReading -name '*.swift' ;;
+    plist) find Sources/QuickActionsModel Sources/QuickActionsIconFiles Sources/QuickActionsBundles Fuzz/Targets/PropertyListReading -name '*.swift' ;;
     dbus) find Sources/DBus Sources/WorkQueues Fuzz/Targets/DBusValues -name '*.swift' ;;
     store) find Sources/QuickActionsModel Sources/QuickActionsIconFiles Sources/QuickActionsBundles Fuzz/Targets/ItemStore -name '*.swift' ;;
   esac

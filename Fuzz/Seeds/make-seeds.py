@@ -7,6 +7,8 @@ the smoke run) fails when a seed no longer parses.
 The seeds come from independent writers, not from the code under test, so they also check
 that our readers accept what other implementations produce:
   bundle  plistlib's XML and binary property lists; .strings text in UTF-8 and UTF-16
+  plist   plistlib's XML property lists of every value type, and one file by hand with the
+          forms plistlib never writes (references, CDATA, comments, an internal DTD subset)
   dbus    GLib's GDBusMessage.to_blob (little and big endian, many signatures)
   store   this script's encoder of the store format v1 (see DynamicItemCoder.swift)
 
@@ -108,6 +110,39 @@ def bundle_seeds():
     strings_plist = {"NEW_TITLE": "Nuevo", "CFBundleDisplayName": "Editor ✓"}
     write("bundle", "strings.xml.plist", plistlib.dumps(strings_plist, fmt=plistlib.FMT_XML))
     write("bundle", "strings.binary.plist", plistlib.dumps(strings_plist, fmt=plistlib.FMT_BINARY))
+
+
+# MARK: plist (the XML property-list reader alone)
+
+def plist_seeds():
+    import datetime
+    values = {
+        "scalars": {
+            "text": "plain", "escaped": "a <b> & \"c\" 'd' ]]>", "unicode": "Grüße, 日本語, 😀, \U0010ffff",
+            "controls": "tab\tnewline\n", "empty": "", "int": -9223372036854775808,
+            "max": 9223372036854775807, "big": 18446744073709551615, "zero": 0, "real": -0.125,
+            "exp": 1e300, "tiny": 5e-324, "inf": math.inf, "true": True, "false": False,
+            "date": datetime.datetime(2024, 2, 29, 23, 59, 59), "old": datetime.datetime(1969, 7, 20, 20, 17, 40),
+            "data": bytes(range(256)), "nodata": b"",
+        },
+        "containers": {"list": [1, "two", 3.0, [], {}, [[["deep"]]]], "map": {"a": {"b": {"c": [True]}}},
+                       "": "empty key", "é": "accented key"},
+        "top-array": ["a", 1, {"k": "v"}],
+    }
+    for name, value in values.items():
+        write("plist", name + ".xml.plist", plistlib.dumps(value, fmt=plistlib.FMT_XML))
+    # The forms plistlib never writes: references, CDATA, comments, a DOCTYPE's internal subset,
+    # a byte-order mark, empty elements and hex integers.
+    write("plist", "forms.xml.plist", (
+        '\ufeff<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<!DOCTYPE plist [ <!ENTITY x "y"> ]>\n<!-- before -->\n<plist version="1.0">\n<dict>\n'
+        '  <key>refs</key><string>&lt;&gt;&amp;&quot;&apos; &#233;&#x1F600;&#x10FFFF;&#9;</string>\n'
+        '  <key>cdata</key><string><![CDATA[<not> &a tag]]> after</string>\n'
+        '  <key>comment</key><string>be<!-- inside -->fore</string>\n'
+        '  <key>caf&#xe9;</key><string/>\n'
+        '  <key>hex</key><integer> 0x1F </integer>\n'
+        '  <key>empty</key><array/><key>none</key><dict/><key>yes</key><true></true>\n'
+        '</dict>\n</plist>\n<!-- after -->\n').encode("utf-8"))
 
 
 # MARK: dbus (marshalled messages)
@@ -229,6 +264,6 @@ def store_seeds():
 
 
 if __name__ == "__main__":
-    which = sys.argv[1:] or ["bundle", "dbus", "store"]
+    which = sys.argv[1:] or ["bundle", "plist", "dbus", "store"]
     for target in which:
-        {"bundle": bundle_seeds, "dbus": dbus_seeds, "store": store_seeds}[target]()
+        {"bundle": bundle_seeds, "plist": plist_seeds, "dbus": dbus_seeds, "store": store_seeds}[target]()

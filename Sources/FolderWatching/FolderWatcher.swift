@@ -141,6 +141,16 @@ public final class FolderWatcher: @unchecked Sendable {
         source.resume()
     }
 
+    /// Watches `path` for `events` from now on, outside `watch` (an owner that adds folders
+    /// as it reads them); false when it cannot be watched, or the watcher was stopped. A folder
+    /// added this way stays watched until it goes, as those `watch` adds do.
+    @discardableResult
+    public func add(_ path: String, _ events: Events) -> Bool {
+        // The descriptor is closed only by the source's cancel handler, after `stop`.
+        guard !stopped.withLock({ $0 }) else { return false }
+        return Watches(fd: fd, paths: paths).add(path, events)
+    }
+
     /// Stops watching; `changed` is not called after the pending burst, if any.
     public func stop() {
         stopped.withLock { $0 = true }

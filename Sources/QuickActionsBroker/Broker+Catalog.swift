@@ -17,7 +17,7 @@ extension Broker {
     /// they go). An app in a directory that could not be listed this time
     /// (other than a missing one) stays as it was. Runs on the scan queue.
     func rescanNow(reason: String) {
-        let scan = PluginDirectories.scan(configuration.pluginDirectories)
+        let scan = scanPluginDirectories()
         reportScan(scan.diagnostics)
         reportUnlisted(scan.unlisted)
         defer { applyRetention(after: scan) }

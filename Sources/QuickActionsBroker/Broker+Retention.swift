@@ -17,8 +17,8 @@ import QuickActionsModel
 /// default folder that no broker ever listed may be missing.
 extension Broker {
     /// Moves the seen apps' records forward, then, after a complete scan,
-    /// removes what the retention rule says. Runs in `init` and on the scan
-    /// queue.
+    /// removes what the retention rule says. Runs on the scan queue: after
+    /// each rescan, and for the initial scan once `run()` has the name.
     func applyRetention(after scan: PluginDirectories.Scan) {
         let now = configuration.now()
         let present = Set(scan.bundles.map(\.appID))
@@ -59,9 +59,13 @@ extension Broker {
             log(.debug, "retention check skipped: \(what)")
             return
         }
+        // What is installed now counts as present too: the initial scan is applied once the name
+        // is taken, so a rescan may have found a bundle it did not (one added while starting).
+        let installed = catalog.withLock { catalog in catalog.sorted.compactMap { $0.bundle?.appID } }
         let candidates: Set<AppID>
         do {
             candidates = Set(try store.storedAppIDs() + lastSeen.recordedAppIDs()).subtracting(present)
+                .subtracting(installed)
         } catch {
             log(.warning, "retention check skipped: \(error)")
             return

@@ -66,6 +66,9 @@ public final class Broker: Sendable {
     /// Whether the watch, started before the initial scan, saw a change before `run()` could
     /// apply one; nil once `run()` applies changes as they come.
     private let changedBeforeServing = Locked<Bool?>(false)
+    /// The initial scan, until `run()` has the name and hands it to `applyRetention` on the
+    /// scan queue: its last-seen records (one file per app) are no part of starting.
+    private let initialScanForRetention = Locked<PluginDirectories.Scan?>(nil)
     /// Rescans once a day, so a broker that runs for weeks applies the
     /// retention rule too.
     private let dailyCheck = DailyTimer()
@@ -103,7 +106,7 @@ public final class Broker: Sendable {
         if configuration.watchDirectories {
             startWatching()
         }
-        let scan = PluginDirectories.scan(configuration.pluginDirectories)
+        let scan = scanPluginDirectories()
         reportScan(scan.diagnostics)
         reportUnlisted(scan.unlisted)
         var initial = Catalog()
@@ -116,7 +119,10 @@ public final class Broker: Sendable {
         } catch {
             log(.warning, "cannot clean up \(store.directory.path): \(error)")
         }
-        applyRetention(after: scan)
+        // Not here: moving the apps' last-seen records forward is a file read and often a file
+        // written per app (a record an hour old is rewritten, so on nearly every login). Nothing
+        // a caller sees waits on them; `run()` queues them once the name is taken.
+        initialScanForRetention.withLock { $0 = scan }
         blame(opened.interrupted, in: initial)
         log(.info, "found \(scan.bundles.count) app(s) in \(configuration.pluginDirectories.map(\.path).joined(separator: ":"))")
     }
@@ -168,6 +174,10 @@ public final class Broker: Sendable {
             throw BrokerStartError.nameTaken(owner: owner)
         }
         log(.info, "serving \(Self.busName.rawValue) as \(connection.uniqueName)")
+        if let scan = initialScanForRetention.withLock({ saved in defer { saved = nil }; return saved }) {
+            // On the scan queue, as after every rescan: ForgetApplication and rescans run there too.
+            scanQueue.async { [self] in applyRetention(after: scan) }
+        }
         serving()
         startProviders()
         prepareHostLauncher()
@@ -276,6 +286,13 @@ public final class Broker: Sendable {
         } catch {
             log(.warning, "cannot watch plugin directories (\(PlainErrorDescription.of(error))); use Reload() to pick up changes")
         }
+    }
+
+    /// Reads the plugin directories, watching each bundle folder (and its `.lproj` folders)
+    /// just before it is read, when there is a watch.
+    func scanPluginDirectories() -> PluginDirectories.Scan {
+        let watching = watcher.withLock { $0 }
+        return PluginDirectories.scan(configuration.pluginDirectories) { watching?.watchFolder($0) }
     }
 
     /// A watched directory changed: rescanned now, or kept for `run()` while the broker starts.

@@ -9,6 +9,9 @@ struct BenchOptions {
     /// used for listing and idle memory.
     var startupBundles = [0, 100, 1_000]
     var startupRepeats = 3
+    /// Only the start-up measurement (``StartupBenchmark/runAlone(_:)``): no responders, no
+    /// Perform rounds, no GetAllItems.
+    var onlyStartup = false
     var getItemsCalls = 2_000
     var getAllItemsCalls = 30
     var launchApps = 10
@@ -69,6 +72,10 @@ struct BenchOptions {
           --pipelined N         calls per pipelined run (default 15000)
           --depth N             calls in flight when pipelined (default 64)
           --startup-bundles L   comma-separated bundle counts for start-up (default 0,100,1000)
+          --startup-rounds N    alternating rounds of start-up (default 3)
+          --startup-only        only the broker's start-up, with each count of --startup-bundles
+                                in turn; prints each count's median and range and the cost per
+                                bundle (the most bundles against the fewest, each round's own)
           --memory-performs N   Performs before the second memory reading (default 100000)
           --quick               a smoke run: a few hundred calls, small bundle sets
           --no-broker           measure the floor and the other responders only, no broker
@@ -104,6 +111,7 @@ struct BenchOptions {
         EXAMPLES:
           swift build -c release && .build/release/quickactions-bench --write BENCHMARKS.md
           .build/release/quickactions-bench --no-broker --rounds 3
+          .build/release/quickactions-bench --startup-only --startup-bundles 0,1000 --startup-rounds 7
           .build/debug/quickactions-bench --quick --json
 
         EXIT STATUS: 0 done, 1 a measurement failed (a process died, calls failed), 2 usage error.
@@ -163,6 +171,8 @@ struct BenchOptions {
                     throw .usage("--startup-bundles \"\(text)\" is not a comma-separated list of counts")
                 }
                 options.startupBundles = counts.compactMap { $0 }.sorted()
+            case "--startup-rounds": options.startupRepeats = try count(argument, minimum: 1)
+            case "--startup-only": options.onlyStartup = true
             case "--quick": continue
             case "--no-broker": options.includeBroker = false
             case "--no-python": options.includePython = false

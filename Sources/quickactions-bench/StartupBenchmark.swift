@@ -54,7 +54,7 @@ struct StartupBenchmark {
                 let milliseconds = Double(owned - start) / 1e6
                 runs[count, default: []].append(milliseconds)
                 benchmark.progress(String(format: "broker: start-up with %d bundles: %.1f ms", count, milliseconds))
-                if repeat_ == 0 && count > 0 {
+                if repeat_ == 0 && count > 0 && !options.onlyStartup {
                     getAll.append(try measureGetAllItems(apps: count, broker: process.pid))
                 }
                 process.stop()
@@ -63,6 +63,48 @@ struct StartupBenchmark {
         }
         let samples = options.startupBundles.map { StartupSample(bundles: $0, runsMilliseconds: runs[$0] ?? []) }
         return (samples, getAll)
+    }
+
+    /// `--startup-only`: a private bus and the start-up rounds alone, summed up in a few lines:
+    /// each count's median and range, then the cost per bundle of the most bundles against the
+    /// fewest, from the medians (as the full run's report gives it) and from each round's pair.
+    static func runAlone(_ options: BenchOptions) throws(BenchError) -> String {
+        try Products.require(Products.broker)
+        try Products.require(Products.host)
+        let work: URL
+        do {
+            work = try TemporaryDirectory.make(prefix: "qa-bench-startup")
+        } catch {
+            throw .file(path: "$TMPDIR", reason: "\(error)")
+        }
+        defer { try? FileManager.default.removeItem(at: work) }
+        let bus = try waitFor("the private bus") { try await TestBus() }
+        defer { bus.stop() }
+        let connection: Connection
+        do {
+            connection = try Connection(.address(bus.address))
+        } catch {
+            throw .subject(name: "the private bus", reason: "\(error)")
+        }
+        defer { connection.close() }
+        var startup = StartupBenchmark(benchmark: BrokerBenchmark(
+            options: options, bus: bus, connection: connection, work: work,
+            busPID: connection.processID(of: "org.freedesktop.DBus"), progress: progress))
+        let (samples, _) = try startup.run()
+        var lines = samples.map { sample in
+            "start-up with \(sample.bundles) bundles: \(ProviderStartupBenchmark.spread(sample.runsMilliseconds)), "
+                + "\(sample.runsMilliseconds.count) rounds"
+        }
+        if let fewest = samples.first, let most = samples.last, most.bundles > fewest.bundles {
+            let bundles = Double(most.bundles - fewest.bundles)
+            let fromMedians = (most.medianMilliseconds - fewest.medianMilliseconds) / bundles
+            let perRound = zip(most.runsMilliseconds, fewest.runsMilliseconds).map { ($0 - $1) / bundles }
+            lines.append(String(format: "per bundle (%d against %d): %.3f ms from the medians; each round's: "
+                                    + "median %.3f ms, %.3f–%.3f ms",
+                                most.bundles, fewest.bundles, fromMedians, median(perRound),
+                                perRound.min() ?? 0, perRound.max() ?? 0))
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// GetAllItems on the running broker, which has `apps` listing bundles,

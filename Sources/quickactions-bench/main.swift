@@ -203,6 +203,10 @@ func main() -> Int32 {
             return 0
         }
         let options = try BenchOptions.parse(arguments)
+        if options.onlyStartup {
+            print(try StartupBenchmark.runAlone(options))
+            return 0
+        }
         let results = try runBenchmark(options)
         let section = Report.markdown(results)
         if options.json {

@@ -61,6 +61,9 @@ import Testing
         try? FileManager.default.removeItem(at: path)
         try damage.make(path)
         try await harness.restart()
+        // The last-seen records are written on the scan queue once the broker has its name; a
+        // Reload, queued behind them, returns after them.
+        _ = try await harness.call("Reload")
 
         let items = try await BrokerClient(harness).items(Apps.swift.appID)
         #expect(items.map { $0["type"]?.string } == ["hello", "echo-items"], "the static items are served")

@@ -41,7 +41,7 @@ import Testing
         for app in apps {
             try bytes.write(to: itemsFile(harness, app))
         }
-        try await harness.restart(extraArguments: extraArguments)
+        try await restartAndSettle(harness, extraArguments: extraArguments)
         return bytes
     }
 
@@ -55,6 +55,14 @@ import Testing
 
     static func applications(_ harness: BrokerHarness) async throws -> [String] {
         try await BrokerClient(harness).applicationIDs()
+    }
+
+    /// Restarts the harness's broker and waits until it has applied the retention rule to its
+    /// initial scan, which it does on its scan queue once it has the name: a Reload, queued
+    /// there behind it, returns after it.
+    static func restartAndSettle(_ harness: BrokerHarness, extraArguments: [String] = []) async throws {
+        try await harness.restart(extraArguments: extraArguments)
+        try await reload(harness)
     }
 
     static func reload(_ harness: BrokerHarness) async throws {
@@ -145,7 +153,7 @@ import Testing
         #expect(try Data(contentsOf: Self.itemsFile(harness, other.appID)) == bytes)
         #expect(try Data(contentsOf: Self.lastSeenFile(harness, other.appID)) == record, "an unseen app's record never moves")
 
-        try await harness.restart()
+        try await Self.restartAndSettle(harness)
         #expect(try await Self.applications(harness) == [Self.app, other.appID].sorted())
         #expect(try await Self.getItems(harness, other.appID) == before)
         #expect(try Data(contentsOf: Self.itemsFile(harness, other.appID)) == bytes)
@@ -221,7 +229,7 @@ import Testing
         let before = try await Self.getItems(harness)
         harness.process.stop()
         try Self.writeLastSeen(harness, secondsAgo: Self.days(40))
-        try await harness.restart(extraArguments: ["--forget-unseen-days", "30"])
+        try await Self.restartAndSettle(harness, extraArguments: ["--forget-unseen-days", "30"])
         // The restart saw the app: its record is now. Age it again while it runs.
         try Self.writeLastSeen(harness, secondsAgo: Self.days(40))
         let record = try Data(contentsOf: Self.lastSeenFile(harness))
@@ -267,7 +275,7 @@ import Testing
 
         // A plugin folder no broker ever listed holds nothing: it does not stop the rule.
         let neverThere = harness.directory.appendingPathComponent("never-there").path
-        try await harness.restart(extraArguments: ["--forget-unseen-days", "3", "--plugins", neverThere])
+        try await Self.restartAndSettle(harness, extraArguments: ["--forget-unseen-days", "3", "--plugins", neverThere])
         #expect(harness.log.contains("plugin directory \(neverThere) cannot be listed: No such file or directory"))
         #expect(try Data(contentsOf: Self.itemsFile(harness, under)) == bytes)
         #expect(FileManager.default.fileExists(atPath: Self.lastSeenFile(harness, under).path))
@@ -283,7 +291,7 @@ import Testing
 
         // 0 keeps everything for ever.
         try Self.writeLastSeen(harness, under, secondsAgo: Self.days(10_000))
-        try await harness.restart(extraArguments: ["--forget-unseen-days", "0"])
+        try await Self.restartAndSettle(harness, extraArguments: ["--forget-unseen-days", "0"])
         #expect(try Data(contentsOf: Self.itemsFile(harness, under)) == bytes)
     }
 

@@ -25,7 +25,11 @@ public enum BundleReader {
     /// A broken or missing `Info.plist` fails the bundle (an `.error` naming the file and the
     /// reason); a broken item or strings table is skipped with a `.warning`. A missing
     /// executable is a warning too: the loader reports it when the plugin is first used.
-    public static func read(bundleAt url: URL) -> Outcome {
+    /// `willRead` gets `url` before anything in it is read, then each `.lproj` folder before
+    /// its table is: the broker's folder watch is added there, so a change made after the read
+    /// (a manifest or library replaced in place, a table added) is always seen.
+    public static func read(bundleAt url: URL, willRead: (URL) -> Void = { _ in }) -> Outcome {
+        willRead(url)
         let infoPlistPath = url.appendingPathComponent("Info.plist", isDirectory: false).path
         let parsed: (manifest: BundleManifest, diagnostics: [Diagnostic])
         let infoPlistIdentity: FileIdentity
@@ -47,7 +51,7 @@ public enum BundleReader {
                 severity: .warning
             ))
         }
-        let tables = readStringsTables(in: url, diagnostics: &diagnostics)
+        let tables = readStringsTables(in: url, willRead: willRead, diagnostics: &diagnostics)
         let bundle = PluginBundle(
             url: url,
             manifest: parsed.manifest,
@@ -81,13 +85,15 @@ public enum BundleReader {
     }
 
     /// Reads `<name>.lproj/InfoPlist.strings` for every non-hidden `.lproj` folder in the bundle.
-    private static func readStringsTables(in url: URL, diagnostics: inout [Diagnostic]) -> [String: StringsTable] {
+    private static func readStringsTables(
+        in url: URL, willRead: (URL) -> Void, diagnostics: inout [Diagnostic]
+    ) -> [String: StringsTable] {
         let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: url.path)
-        } catch {
+        switch FolderNames.list(url.path) {
+        case .success(let listed): names = listed
+        case .failure(let failure):
             diagnostics.append(Diagnostic(
-                file: url.path, reason: "cannot list the bundle's folder: \(error.localizedDescription)",
+                file: url.path, reason: "cannot list the bundle's folder: \(String(cString: strerror(failure.errno)))",
                 severity: .warning
             ))
             return [:]
@@ -95,8 +101,9 @@ public enum BundleReader {
         var tables: [String: StringsTable] = [:]
         for name in names.sorted() where name.hasSuffix(".lproj") && !name.hasPrefix(".") {
             let language = String(name.dropLast(".lproj".count))
-            let path = url.appendingPathComponent(name, isDirectory: true)
-                .appendingPathComponent("InfoPlist.strings", isDirectory: false).path
+            let folder = url.appendingPathComponent(name, isDirectory: true)
+            willRead(folder)
+            let path = folder.appendingPathComponent("InfoPlist.strings", isDirectory: false).path
             guard FileManager.default.fileExists(atPath: path) else { continue }
             do {
                 var ignored = false

@@ -91,7 +91,10 @@ public enum PluginDirectories {
     /// are skipped). A directory that cannot be listed, missing included, is reported in
     /// `unlisted`. Directories are taken in order, the folders of each in name order; the first
     /// bundle with a given app id wins and each later one is reported as a warning naming both.
-    public static func scan(_ directories: [URL]) -> Scan {
+    /// `willRead` gets each bundle folder, and each of its `.lproj` folders, just before it is
+    /// read (see `BundleReader.read(bundleAt:willRead:)`): a folder watch added there misses no
+    /// change made after the read.
+    public static func scan(_ directories: [URL], willRead: (URL) -> Void = { _ in }) -> Scan {
         var winners: [AppID: PluginBundle] = [:]
         var diagnostics: [Diagnostic] = []
         var unlisted: [Unlisted] = []
@@ -105,7 +108,7 @@ public enum PluginDirectories {
                 continue
             }
             for folder in folders {
-                let result = BundleReader.read(bundleAt: folder)
+                let result = BundleReader.read(bundleAt: folder, willRead: willRead)
                 diagnostics += result.diagnostics
                 if result.systemFailure { unreadable.append(folder) }
                 guard let bundle = result.bundle else { continue }
@@ -139,31 +142,17 @@ public enum PluginDirectories {
         }
     }
 
-    /// The non-hidden folders directly inside `directory`, by name, or why it cannot be listed.
-    /// Uses opendir/readdir, so every failure (EMFILE included) is seen with its errno: a
-    /// listing that fails half-way is a failure, never a shorter list.
+    /// The non-hidden folders directly inside `directory`, by name, or why it cannot be listed
+    /// (`FolderNames`: every failure, EMFILE included, is seen with its errno).
     static func listBundleFolders(in directory: URL) -> Result<[URL], Unlisted> {
-        let path = directory.path
-        guard let stream = opendir(path) else {
-            let code = currentErrno()
-            return .failure(Unlisted(directory: directory, reason: code == ENOTDIR ? "not a folder" : String(cString: strerror(code)),
-                                     missing: code == ENOENT))
-        }
-        defer { closedir(stream) }
-        var names: [String] = []
-        while true {
-            errno = 0
-            guard let entry = readdir(stream) else {
-                let code = currentErrno()
-                if code != 0 {
-                    return .failure(Unlisted(directory: directory, reason: String(cString: strerror(code)), missing: false))
-                }
-                break
-            }
-            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
-                pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
-            }
-            if !name.hasPrefix(".") { names.append(name) }
+        let names: [String]
+        switch FolderNames.list(directory.path) {
+        case .success(let all): names = all.filter { !$0.hasPrefix(".") }
+        case .failure(let failure):
+            let code = failure.errno
+            return .failure(Unlisted(directory: directory,
+                                     reason: code == ENOTDIR ? "not a folder" : String(cString: strerror(code)),
+                                     missing: failure.call == "opendir" && code == ENOENT))
         }
         let folders = names.sorted().compactMap { name -> URL? in
             let url = directory.appendingPathComponent(name, isDirectory: true)

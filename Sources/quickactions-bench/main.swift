@@ -103,7 +103,10 @@ func runBenchmark(_ options: BenchOptions) throws(BenchError) -> BenchResults {
     }
     // The floor of an isolated broker (issue 14): one extra hop to a C host process.
     let relayName: BusName = "org.quickactions.Bench.Relay"
-    try responder("relay", relayName, [Products.relay.path, bus.address, relayName.rawValue])
+    // It answers with the plugins' message, as the broker's hosts do for the apps its bars
+    // name: the same reply, byte for byte (FloorReplyTests).
+    try responder("relay", relayName, [Products.relay.path, "--message", BundleGenerator.message,
+                                       bus.address, relayName.rawValue])
     if let relay = subjects.last?.subject {
         let relayPID = relay.pid
         relay.helper = { ProcessStats.children(of: relayPID).first }

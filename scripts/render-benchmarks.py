@@ -40,12 +40,16 @@ IN_HOSTS = [
 ]
 PEERS = ["dbus-python", "gdbus"]
 
+PEER_HEADERS = {"dbus-python": "dbus-python", "gdbus": "GDBus"}
+
+# One command per group of rows (the Reproduce column names the group). Each writes its
+# own results file; `render-benchmarks.py --results FILE --print` shows its rows.
+BENCH = ".build/release/quickactions-bench"
 REPRODUCE = {
-    "perform": ".build/release/quickactions-bench --no-listing-contention --no-providers --launches 50 --results /tmp/qa-results",
-    "launch": ".build/release/quickactions-bench --no-listing-contention --no-providers --results /tmp/qa-results",
-    "startup": ".build/release/quickactions-bench --no-listing-contention --no-providers --launches 50 --results /tmp/qa-results",
-    "listing": ".build/release/quickactions-bench --listing-contention-only --results /tmp/qa-results",
-    "providers": ".build/release/quickactions-bench --providers-only --results /tmp/qa-results",
+    "perform": f"{BENCH} --no-listing-contention --no-providers --launches 50 --results /tmp/qa",
+    "launch": f"{BENCH} --no-listing-contention --no-providers --results /tmp/qa",
+    "listing": f"{BENCH} --listing-contention-only --results /tmp/qa",
+    "providers": f"{BENCH} --providers-only --results /tmp/qa",
 }
 
 
@@ -237,7 +241,7 @@ def startup_rows(run):
     return [Row(
         f"Start-up per bundle, {most['bundles']:,} bundles against {none['bundles']:,}",
         f"{number(per_bundle, 3)} ms", "—", {}, "—", "≤ 0.2 ms per bundle at 1,000 bundles",
-        per_bundle <= 0.2 if most["bundles"] >= 1000 else None, spread(pairs, 3, " ms"), "startup")]
+        per_bundle <= 0.2 if most["bundles"] >= 1000 else None, spread(pairs, 3, " ms"), "perform")]
 
 
 def listing_rows(run):
@@ -247,12 +251,20 @@ def listing_rows(run):
     ours = listing["performDuringListingsP99"] / max(listing["performAloneP99"], 1e-9)
     floor = listing["floorDuringListingsP99"] / max(listing["floorAloneP99"], 1e-9)
     ratio = ours / max(floor, 1e-9)
+    rounds = listing.get("roundP99s") or {}
+
+    def stalls(during, alone):
+        return [d / a for d, a in zip(rounds.get(during, []), rounds.get(alone, [])) if a > 0]
+
+    mine, theirs = stalls("during", "alone"), stalls("floorDuring", "floorAlone")
+    spread_text = (f"ours ×{spread(mine, 1)}, floor ×{spread(theirs, 1)}" if mine and theirs
+                   else f"medians of {listing['rounds']} rounds")
     return [Row(
         f"{listing['bundles']:,} bundles: Perform p99 during GetManagedObjects loops, against alone",
         f"×{number(ours, 2)} ({millis(listing['performDuringListingsP99'])})",
         f"×{number(floor, 2)} ({millis(listing['floorDuringListingsP99'])}), the floor sending the same reply",
         {}, f"{number(ratio, 2)} ×", "no worse than the floor sending the same reply", ratio <= 1.0,
-        f"medians of {listing['rounds']} rounds", "listing")]
+        spread_text, "listing")]
 
 
 def provider_rows(run):
@@ -312,20 +324,19 @@ def machine_line(results, source):
     lines = [
         f"Run of {machine['date']}, commit {machine.get('commit') or 'unknown'}: {machine['cores']} cores, "
         f"{machine['cpuModel']}{memory}{kernel}; load average {machine['loadAverage']} at the start. "
-        f"Results: `{source}`.",
-        "",
-        f"Command: `{results['command']}`.",
+        f"Results: `{source}`, from `{results['command']}`."
+        + (f" Perform: {perform['rounds']} alternating rounds of {perform['sequentialCalls']:,} sequential "
+           f"and {perform['pipelinedCalls']:,} pipelined calls ({perform['depth']} in flight) per subject."
+           if perform.get("rounds") else ""),
     ]
-    if perform.get("rounds"):
-        lines += ["", f"Perform: {perform['rounds']} alternating rounds of {perform['sequentialCalls']:,} sequential "
-                      f"and {perform['pipelinedCalls']:,} pipelined calls ({perform['depth']} in flight) per subject."]
     return lines
 
 
 def render_region(results, source, plots):
     run = Run(results)
     rows = all_rows(run)
-    header = ["Figure", "Ours", "Limit (same run)"] + PEERS + ["Ratio", "Target", "Met", "Spread", "Reproduce"]
+    header = (["Figure", "Ours", "Limit (same run)"] + [PEER_HEADERS[p] for p in PEERS]
+              + ["Ratio", "Target", "Met", "Spread", "Reproduce"])
     lines = machine_line(results, source) + [""]
     lines.append("| " + " | ".join(header) + " |")
     lines.append("|" + "|".join(["---"] * len(header)) + "|")
@@ -335,13 +346,17 @@ def render_region(results, source, plots):
     met = [row.met for row in rows if row.met is not None]
     lines.append(f"{sum(met)} of {len(met)} judged targets met.")
     lines.append("")
-    lines.append("Reproduce (from a release build, `make bench` builds it; each command writes a results "
-                 "file, `scripts/render-benchmarks.py --results FILE --print` shows its table):")
+    lines.append("Reproduce a row (after `make bench`'s release build) with its group's command, then "
+                 "`scripts/render-benchmarks.py --results /tmp/qa --print`:")
     lines.append("")
-    for group in sorted({row.group for row in rows if row.group}):
+    groups = []
+    for row in rows:
+        if row.group and row.group not in groups:
+            groups.append(row.group)
+    for group in groups:
         lines.append(f"- {group}: `{REPRODUCE[group]}`")
-    for name, caption in plots:
-        lines += ["", f"![{caption}](benchmarks/{name})"]
+    if plots:
+        lines += ["", " ".join(f"![{caption}](benchmarks/{name})" for name, caption in plots)]
     return "\n".join(lines)
 
 
@@ -387,6 +402,10 @@ PLOTTED = [
 ]
 
 
+PLOTS = [("throughput-depth.png", "Perform throughput against pipeline depth"),
+         ("launch-latency.png", "Launch latency distribution")]
+
+
 def depth_series(run):
     """subject → [(depth, median calls/s, min, max)], depths ascending."""
     series = {}
@@ -430,6 +449,10 @@ def draw_plots(run, folder):
             errors = [[p[1] - p[2] for p in points], [p[3] - p[1] for p in points]]
             axes.errorbar(depths, rates, yerr=errors, linestyle=style, marker="o", capsize=3, label=label)
         axes.set_xscale("log", base=2)
+        depths = sorted({p[0] for points in series.values() for p in points})
+        axes.set_xticks(depths)
+        axes.set_xticklabels([str(d) for d in depths])
+        axes.set_ylim(bottom=0)
         axes.set_xlabel("calls in flight (pipeline depth)")
         axes.set_ylabel("Perform calls per second (median, bars: range over rounds)")
         axes.set_title("Perform throughput against pipeline depth")
@@ -438,7 +461,7 @@ def draw_plots(run, folder):
         figure.tight_layout()
         figure.savefig(os.path.join(folder, "throughput-depth.png"), dpi=100)
         pyplot.close(figure)
-        drawn.append(("throughput-depth.png", "Perform throughput against pipeline depth"))
+        drawn.append(PLOTS[0])
     hosts = run.results.get("hosts")
     if hosts and (hosts["cLaunch"].get("latencies") or hosts["swiftLaunch"].get("latencies")):
         figure, axes = pyplot.subplots(figsize=(8, 4.5))
@@ -446,10 +469,11 @@ def draw_plots(run, folder):
             samples = [s / 1000 for s in hosts[key].get("latencies", [])]
             if samples:
                 axes.hist(samples, bins=60, histtype="step", linewidth=1.5, label=f"{label} ({len(samples):,} launches)")
+        axes.set_yscale("log")
+        axes.set_ylim(bottom=0.7)
         for limit, text in [(15, "p99 target"), (30, "max target")]:
             axes.axvline(limit, color="grey", linestyle="--", linewidth=1)
             axes.text(limit, axes.get_ylim()[1], f" {text}", va="top", fontsize="small", color="grey")
-        axes.set_yscale("log")
         axes.set_xlabel("first Perform of an app in a fresh plugin host (ms)")
         axes.set_ylabel("launches")
         axes.set_title("Launch latency distribution")
@@ -457,7 +481,7 @@ def draw_plots(run, folder):
         figure.tight_layout()
         figure.savefig(os.path.join(folder, "launch-latency.png"), dpi=100)
         pyplot.close(figure)
-        drawn.append(("launch-latency.png", "Launch latency distribution"))
+        drawn.append(PLOTS[1])
     return drawn
 
 
@@ -480,7 +504,12 @@ def main(arguments):
             source = latest_results(source)
         results = read_results(source)
         shown = os.path.relpath(os.path.abspath(source), folder)
-        plots = [] if options.no_plots or options.print else draw_plots(Run(results), os.path.join(folder, "benchmarks"))
+        pictures = os.path.join(folder, "benchmarks")
+        if options.no_plots or options.print:
+            # The document still shows the plots drawn before.
+            plots = [(name, caption) for name, caption in PLOTS if os.path.exists(os.path.join(pictures, name))]
+        else:
+            plots = draw_plots(Run(results), pictures)
         region = render_region(results, shown, plots)
         if options.print:
             print(region)

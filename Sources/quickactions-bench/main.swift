@@ -155,7 +155,8 @@ func runBenchmark(_ options: BenchOptions) throws(BenchError) -> BenchResults {
 
     let perform = try PerformBenchmark(
         rounds: options.rounds, depth: options.depth, sequentialCalls: options.sequentialCalls,
-        pipelinedCalls: options.pipelinedCalls, warmupCalls: options.warmupCalls
+        pipelinedCalls: options.pipelinedCalls, warmupCalls: options.warmupCalls,
+        sweepDepths: options.sweepDepths, sweepRounds: options.sweepRounds
     ).run(subjects: subjects, connection: connection, busPID: busPID, progress: progress)
     subjects.forEach { $0.subject.stop() }
     subjects.removeAll()
@@ -219,9 +220,14 @@ func main() -> Int32 {
         } else {
             print(section)
         }
-        if let path = options.writePath {
-            try ReportFile.add(section, to: path)
-            progress("results added to \(path)")
+        let directory = options.resultsDirectory ?? options.writePath.map(ResultsFile.defaultDirectory(beside:))
+        if let directory {
+            let file = try ResultsFile.write(results, into: directory)
+            progress("results written to \(file)")
+            if let path = options.writePath {
+                try ResultsFile.render(document: path, results: file)
+                progress("\(path) rendered from them")
+            }
         }
         return 0
     } catch {

@@ -128,6 +128,8 @@ class OtherRowsTests(unittest.TestCase):
         self.assertEqual(row.ratio, "0.80 ×")
         self.assertEqual(row.target, "no worse than the floor sending the same reply")
         self.assertIs(row.met, True)
+        # Round by round: 2,000/400, 3,000/500, 4,800/600; the floor 1,500/200, 1,400/200, 1,500/250.
+        self.assertEqual(row.spread, "ours ×5.0–8.0, floor ×6.0–7.5")
 
     def test_providers(self):
         rows = rows_by_figure(load())

@@ -206,7 +206,8 @@ struct ListingContentionBenchmark {
                 name: "\(results.bundles) bundles: Perform p99 while another client loops GetManagedObjects, against alone",
                 result: "\(Report.millis(results.performDuringListingsP99)) against "
                     + "\(Report.millis(results.performAloneP99)): ×\(Report.number(results.ratio, 2))",
-                target: "≤ 2 ×", met: results.ratio <= 2),
+                // Issue 35 retired "≤ 2 ×": a reply this large stalls dbus-daemon whoever sends it.
+                target: "no worse than the C floor's (next row)", met: results.ratio <= results.floorRatio),
             Report.Row(
                 name: "The C floor: Perform p99 while another floor process sends the same listing bytes in a loop, against alone",
                 result: "\(Report.millis(results.floorDuringListingsP99)) against \(Report.millis(results.floorAloneP99)): "

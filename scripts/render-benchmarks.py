@@ -344,10 +344,8 @@ def render_region(results, source, plots):
         lines.append("| " + " | ".join(str(cell).replace("|", "\\|") for cell in row.cells()) + " |")
     lines.append("")
     met = [row.met for row in rows if row.met is not None]
-    lines.append(f"{sum(met)} of {len(met)} judged targets met.")
-    lines.append("")
-    lines.append("Reproduce a row (after `make bench`'s release build) with its group's command, then "
-                 "`scripts/render-benchmarks.py --results /tmp/qa --print`:")
+    lines.append(f"{sum(met)} of {len(met)} judged targets met. Reproduce a row (after `make bench`'s release "
+                 "build) with its group's command, then `scripts/render-benchmarks.py --results /tmp/qa --print`:")
     lines.append("")
     groups = []
     for row in rows:

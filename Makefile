@@ -31,8 +31,9 @@ demo:
 screenshots:
 	@scripts/screenshots.sh
 
-# The benchmark (issue 8): release build, then one run on a private bus that
-# adds its results to BENCHMARKS.md. About a minute on 2 cores.
+# The benchmark (issue 8): release build, then one run on a private bus that writes
+# its results to benchmarks/results/DATE-COMMIT.json and renders BENCHMARKS.md's
+# status table and plots from them (scripts/render-benchmarks.py, issue 35).
 .PHONY: bench
 bench: deps
 	$(SWIFT) build -c release

@@ -3,7 +3,8 @@
 # libdbus-1 headers, the bus daemon, the client tools the tests call (desktop-file-validate
 # and GLib's Gio typelib judge the desktop entries the bridge writes), and zsh
 # and fish so the CLI's completion scripts are loaded by real shells, and mpv with its MPRIS
-# plugin and playerctl for the media-players provider.
+# plugin and playerctl for the media-players provider, and python3-matplotlib for the
+# benchmark's plots.
 # As root it uses apt-get (one update, then install); otherwise it says what
 # to install and fails.
 set -euo pipefail
@@ -43,6 +44,9 @@ declare -A needs=(
   [mpv]=mpv
   [/usr/lib/mpv-mpris/mpris.so]=mpv-mpris
   [playerctl]=playerctl
+  # The benchmark's renderer draws BENCHMARKS.md's plots (scripts/render-benchmarks.py, issue 35);
+  # its unit tests run in swift test (RenderScriptTests).
+  [/usr/lib/python3/dist-packages/matplotlib/__init__.py]=python3-matplotlib
 )
 
 missing=()

@@ -2,15 +2,18 @@
  * qa-bench-relay — the benchmark's floor for an isolated broker: the least any broker that
  * runs plugins in processes of their own can cost, one extra hop, directly on libdbus in C.
  *
- *   qa-bench-relay ADDRESS NAME
+ *   qa-bench-relay [--message TEXT] ADDRESS NAME
  *
  * Owns NAME on the bus at ADDRESS, listens on a private peer-to-peer address (a Unix socket
  * in a fresh 0700 folder), starts itself as the host ("qa-bench-relay host PEER-ADDRESS"),
  * and then forwards every
  *   org.quickactions.Broker1.Perform(s app_id, s type, a{sv} options)
  * to the host as org.quickactions.Host1.Perform with the same arguments; the host answers
- * at once with (true, {"message": <"done">}), and the relay answers the caller with
- * (true, {"message": <"done">, "activation": <"resume">}) when the host's answer arrives.
+ * at once with (true, {}), or with --message (true, {"message": <TEXT>}), and the relay
+ * answers the caller with the host's values plus "activation": (true, {"message": <TEXT>,
+ * "activation": <"resume">}) when the host's answer arrives. That is the broker's own reply
+ * for a plugin in a host that completes with TEXT (FloorReplyTests): the bus and the client
+ * carry the same bytes for the relay as for the broker's apps it is the mark of.
  * Both processes are single-threaded and poll their connections; a reply leaves at once.
  *
  * Exit codes: 0 when the bus closed, 1 on a setup error, 2 on a usage error.
@@ -41,6 +44,9 @@ static void send_now(DBusConnection *connection, DBusMessage *message) {
 
 /* ── Host ──────────────────────────────────────────────────────────── */
 
+/* The host's --message TEXT, or NULL for an empty result. */
+static const char *host_message;
+
 static DBusHandlerResult host_filter(DBusConnection *connection, DBusMessage *message, void *data) {
     (void)data;
     if (dbus_message_get_type(message) != DBUS_MESSAGE_TYPE_METHOD_CALL) return DBUS_HANDLER_RESULT_NOT_YET_HANDLED;
@@ -48,23 +54,26 @@ static DBusHandlerResult host_filter(DBusConnection *connection, DBusMessage *me
     if (reply == NULL) return DBUS_HANDLER_RESULT_NEED_MEMORY;
     DBusMessageIter iter, dict, entry, variant;
     dbus_bool_t success = TRUE;
-    const char *key = "message", *text = "done";
+    const char *key = "message", *text = host_message;
     dbus_message_iter_init_append(reply, &iter);
     dbus_message_iter_append_basic(&iter, DBUS_TYPE_BOOLEAN, &success);
     dbus_message_iter_open_container(&iter, DBUS_TYPE_ARRAY, "{sv}", &dict);
-    dbus_message_iter_open_container(&dict, DBUS_TYPE_DICT_ENTRY, NULL, &entry);
-    dbus_message_iter_append_basic(&entry, DBUS_TYPE_STRING, &key);
-    dbus_message_iter_open_container(&entry, DBUS_TYPE_VARIANT, "s", &variant);
-    dbus_message_iter_append_basic(&variant, DBUS_TYPE_STRING, &text);
-    dbus_message_iter_close_container(&entry, &variant);
-    dbus_message_iter_close_container(&dict, &entry);
+    if (text != NULL) {
+        dbus_message_iter_open_container(&dict, DBUS_TYPE_DICT_ENTRY, NULL, &entry);
+        dbus_message_iter_append_basic(&entry, DBUS_TYPE_STRING, &key);
+        dbus_message_iter_open_container(&entry, DBUS_TYPE_VARIANT, "s", &variant);
+        dbus_message_iter_append_basic(&variant, DBUS_TYPE_STRING, &text);
+        dbus_message_iter_close_container(&entry, &variant);
+        dbus_message_iter_close_container(&dict, &entry);
+    }
     dbus_message_iter_close_container(&iter, &dict);
     send_now(connection, reply);
     dbus_message_unref(reply);
     return DBUS_HANDLER_RESULT_HANDLED;
 }
 
-static int run_host(const char *address) {
+static int run_host(const char *address, const char *text) {
+    host_message = text;
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     DBusError error;
     dbus_error_init(&error);
@@ -196,9 +205,15 @@ static void new_connection(DBusServer *server, DBusConnection *connection, void 
 }
 
 int main(int argc, char **argv) {
-    if (argc == 3 && strcmp(argv[1], "host") == 0) return run_host(argv[2]);
+    if ((argc == 3 || argc == 4) && strcmp(argv[1], "host") == 0) return run_host(argv[2], argc == 4 ? argv[3] : NULL);
+    const char *message = NULL;
+    if (argc == 5 && strcmp(argv[1], "--message") == 0) {
+        message = argv[2];
+        argv += 2;
+        argc -= 2;
+    }
     if (argc != 3) {
-        fprintf(stderr, "usage: qa-bench-relay ADDRESS NAME\n");
+        fprintf(stderr, "usage: qa-bench-relay [--message TEXT] ADDRESS NAME\n");
         return 2;
     }
     DBusError error;
@@ -228,7 +243,7 @@ int main(int argc, char **argv) {
     self[length] = '\0';
     pid_t host = fork();
     if (host == 0) {
-        execl(self, argv[0], "host", address, (char *)NULL);
+        execl(self, argv[0], "host", address, message, (char *)NULL);
         _exit(127);
     }
     bus = dbus_connection_open_private(argv[1], &error);

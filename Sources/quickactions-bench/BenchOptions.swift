@@ -19,6 +19,13 @@ struct BenchOptions {
     /// Apps launched once each in plugin hosts, half C and half Swift (issue 14's
     /// launch and memory bars; 50 hosts at once is its bar).
     var hostApps = 50
+    /// Launches of each plugin kind in hosts (issue 35: the tail over 1,000 launches), in
+    /// batches of `hostApps` fresh hosts.
+    var launches = 1_000
+    /// Pipelined depths measured beside 1 and `depth`, for the throughput-depth plot, and
+    /// the rounds and calls per run there.
+    var sweepDepths = [4, 16]
+    var sweepRounds = 3
     var includeBroker = true
     /// The GDBus and dbus-python responders (python3 with gi and dbus).
     var includePython = true
@@ -39,6 +46,9 @@ struct BenchOptions {
     var includeProviders = true
     var onlyProviders = false
     var writePath: String?
+    /// Where the run's results file goes: given with --results, or benchmarks/results
+    /// beside the --write document.
+    var resultsDirectory: String?
 
     static let help = """
         quickactions-bench: the broker next to a plain libdbus floor, on a private bus, in one run.
@@ -76,6 +86,11 @@ struct BenchOptions {
           --startup-only        only the broker's start-up, with each count of --startup-bundles
                                 in turn; prints each count's median and range and the cost per
                                 bundle (the most bundles against the fewest, each round's own)
+          --sweep-depths L      comma-separated further pipelined depths, for throughput
+                                against depth ("" for none; default 4,16)
+          --sweep-rounds N      alternating rounds at those depths (default 3)
+          --launches N          first Performs in fresh plugin hosts of each plugin kind,
+                                in batches of 50 hosts per broker (default 1000)
           --memory-performs N   Performs before the second memory reading (default 100000)
           --quick               a smoke run: a few hundred calls, small bundle sets
           --no-broker           measure the floor and the other responders only, no broker
@@ -92,7 +107,11 @@ struct BenchOptions {
           --provider-rounds N   alternating rounds of start-up and parse (default 7)
           --bookmarks N         bookmarks in the parsed file (default 20000)
           --idle-seconds N      how long the idle broker is watched (default 10)
-          --write FILE          add the results to FILE (BENCHMARKS.md), keeping earlier runs
+          --results DIR         write the run's results (JSON, every figure's per-round
+                                samples) to DIR/DATE-COMMIT.json; with --write it defaults
+                                to benchmarks/results beside FILE
+          --write FILE          write the results file, then render FILE's status table and
+                                its plots from it (scripts/render-benchmarks.py)
           --json                print the results as JSON instead of the report
           -h, --help            show this help
 
@@ -110,6 +129,7 @@ struct BenchOptions {
 
         EXAMPLES:
           swift build -c release && .build/release/quickactions-bench --write BENCHMARKS.md
+          scripts/render-benchmarks.py BENCHMARKS.md   (again, from the latest results file)
           .build/release/quickactions-bench --no-broker --rounds 3
           .build/release/quickactions-bench --startup-only --startup-bundles 0,1000 --startup-rounds 7
           .build/debug/quickactions-bench --quick --json
@@ -130,6 +150,9 @@ struct BenchOptions {
         launchApps = 2
         performsForMemory = 300
         hostApps = 4
+        launches = 4
+        sweepDepths = [8]
+        sweepRounds = 1
         contentionBundles = 200
         contentionRounds = 1
         contentionPerforms = 200
@@ -163,6 +186,16 @@ struct BenchOptions {
             case "--sequential": options.sequentialCalls = try count(argument, minimum: 1)
             case "--pipelined": options.pipelinedCalls = try count(argument, minimum: 1)
             case "--depth": options.depth = try count(argument, minimum: 1)
+            case "--launches": options.launches = try count(argument, minimum: 1)
+            case "--sweep-rounds": options.sweepRounds = try count(argument, minimum: 1)
+            case "--sweep-depths":
+                let text = try value(argument)
+                let depths = text.split(separator: ",").map { Int($0) }
+                guard depths.allSatisfy({ ($0 ?? 0) >= 1 }) else {
+                    throw .usage("--sweep-depths \"\(text)\" is not a comma-separated list of depths")
+                }
+                options.sweepDepths = depths.compactMap { $0 }.sorted()
+            case "--results": options.resultsDirectory = try value(argument)
             case "--memory-performs": options.performsForMemory = try count(argument, minimum: 1)
             case "--startup-bundles":
                 let text = try value(argument)

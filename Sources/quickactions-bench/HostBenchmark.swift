@@ -8,7 +8,8 @@ import QuickActionsAPI
 /// Swift SDK one, each its own copy of the library. Each app is performed once: that
 /// Perform is a launch (host spawned, plugin loaded and initialised, first reply), timed
 /// from the client. Then every app has an idle host: each host's RSS and PSS, and the sum
-/// over the broker and all its hosts.
+/// over the broker and all its hosts. Further brokers over the same bundles repeat the
+/// launches until each kind has `launches` (issue 35: the tail over 1,000 launches).
 struct HostBenchmark {
     let benchmark: BrokerBenchmark
 
@@ -28,25 +29,46 @@ struct HostBenchmark {
                 plugin: swift ? Products.swiftPlugin : Products.plugin, into: folder)
             kinds.append((appID, swift))
         }
-        let broker = try benchmark.startBroker(
-            plugins: [folder], label: "broker-hosts", extra: ["--host-idle-seconds", "86400"])
-        defer { broker.stop() }
+        // Each batch is a fresh broker over the same bundles, so every app's first Perform
+        // in it is a launch again: enough batches for `launches` of each plugin kind. The
+        // memory is read in the first batch, with every host idle.
+        let batches = max(1, (benchmark.options.launches + max(perKind, 1) - 1) / max(perKind, 1))
         var cLaunches: [Double] = []
         var swiftLaunches: [Double] = []
-        // Alternating C and Swift, so drift hits both alike.
-        let order = (0..<perKind).flatMap { [$0, perKind + $0] } + Array((2 * perKind)..<apps)
-        for index in order {
-            let (appID, swift) = kinds[index]
-            let template = CallTemplate.perform(
-                destination: BrokerBenchmark.busName, appID: appID, type: BundleGenerator.messageType)
-            let elapsed = try timedLaunch(template)
-            if swift { swiftLaunches.append(elapsed) } else { cLaunches.append(elapsed) }
+        var memory: (c: [MemoryUse], swift: [MemoryUse], broker: MemoryUse)?
+        for batch in 0..<batches {
+            if batch > 0 && batch % 5 == 0 {
+                benchmark.progress("hosts: batch \(batch + 1) of \(batches)")
+            }
+            let broker = try benchmark.startBroker(
+                plugins: [folder], label: "broker-hosts", extra: ["--host-idle-seconds", "86400"])
+            defer { broker.stop() }
+            // Alternating C and Swift, so drift hits both alike.
+            let order = (0..<perKind).flatMap { [$0, perKind + $0] } + Array((2 * perKind)..<apps)
+            for index in order {
+                let (appID, swift) = kinds[index]
+                let template = CallTemplate.perform(
+                    destination: BrokerBenchmark.busName, appID: appID, type: BundleGenerator.messageType)
+                let elapsed = try timedLaunch(template)
+                if swift { swiftLaunches.append(elapsed) } else { cLaunches.append(elapsed) }
+            }
+            if memory == nil { memory = try idleMemory(broker: broker, kinds: kinds) }
         }
+        guard let memory else { throw .subject(name: "broker-hosts", reason: "no batch ran") }
+        let total = (memory.c + memory.swift).reduce(memory.broker, +)
+        return HostResults(
+            apps: apps, batches: batches, cLaunch: LaunchSummary(cLaunches), swiftLaunch: LaunchSummary(swiftLaunches),
+            cHosts: memory.c, swiftHosts: memory.swift, broker: memory.broker, total: total)
+    }
+
+    /// Every host's memory and the broker's, once the hosts have settled.
+    private func idleMemory(broker: Subject, kinds: [(appID: String, swift: Bool)])
+        throws(BenchError) -> (c: [MemoryUse], swift: [MemoryUse], broker: MemoryUse) {
         // Let the hosts settle (the plugin's queue threads parked, the loop idle).
         usleep(500_000)
         let hosts = ProcessStats.pluginHosts(of: broker.pid)
-        guard hosts.count == apps else {
-            throw .subject(name: "broker-hosts", reason: "\(hosts.count) plugin hosts run, expected \(apps)")
+        guard hosts.count == kinds.count else {
+            throw .subject(name: "broker-hosts", reason: "\(hosts.count) plugin hosts run, expected \(kinds.count)")
         }
         var cMemory: [MemoryUse] = []
         var swiftMemory: [MemoryUse] = []
@@ -59,10 +81,7 @@ struct HostBenchmark {
         guard let brokerMemory = ProcessStats.memory(broker.pid) else {
             throw .subject(name: "broker-hosts", reason: "cannot read the broker's memory")
         }
-        let total = (cMemory + swiftMemory).reduce(brokerMemory, +)
-        return HostResults(
-            apps: apps, cLaunch: LaunchSummary(cLaunches), swiftLaunch: LaunchSummary(swiftLaunches),
-            cHosts: cMemory, swiftHosts: swiftMemory, broker: brokerMemory, total: total)
+        return (cMemory, swiftMemory, brokerMemory)
     }
 
     /// The first Perform of an app, in microseconds; it must succeed and report "launch".

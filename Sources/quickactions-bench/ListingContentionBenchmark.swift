@@ -92,9 +92,11 @@ struct ListingContentionBenchmark {
         }
         broker.stop()
         let floor = try floorReference(listing: first)
-        let aloneP99 = median(alone.map { Distribution($0.latencies).p99 })
-        let contendedP99 = median(contended.map { Distribution($0.latencies).p99 })
-        let results = ListingContentionResults(
+        let aloneP99s = alone.map { Distribution($0.latencies).p99 }
+        let contendedP99s = contended.map { Distribution($0.latencies).p99 }
+        let aloneP99 = median(aloneP99s)
+        let contendedP99 = median(contendedP99s)
+        var results = ListingContentionResults(
             bundles: bundles, objects: objects, replyBytes: replyBytes, rounds: rounds, performCalls: performCalls,
             performAlone: LatencySummary(alone.flatMap(\.latencies)), performAloneP99: aloneP99,
             performDuringListings: LatencySummary(contended.flatMap(\.latencies)),
@@ -104,7 +106,9 @@ struct ListingContentionBenchmark {
             getManagedObjects: LatencySummary(listings),
             cpuMillisecondsPerListing: cpu.mapValues { $0 * 1000 / Double(max(listings.count, 1)) },
             intervalMicroseconds: Double(interval.components.attoseconds) / 1e12 + Double(interval.components.seconds) * 1e6,
-            floorAloneP99: floor.alone, floorDuringListingsP99: floor.during, floorListing: floor.listing)
+            floorAloneP99: median(floor.alone), floorDuringListingsP99: median(floor.during), floorListing: floor.listing)
+        results.roundP99s = ["alone": aloneP99s, "during": contendedP99s, "floorAlone": floor.alone,
+                             "floorDuring": floor.during]
         benchmark.progress(String(format: "listing contention: the C floor's Perform p99 %.0f µs alone, %.0f µs "
             + "during listings of the same bytes", results.floorAloneP99, results.floorDuringListingsP99))
         benchmark.progress(String(format: "listing contention: Perform p99 %.0f µs alone, %.0f µs during listings "
@@ -119,7 +123,7 @@ struct ListingContentionBenchmark {
     /// Performs') answers a second client's calls with the very bytes of the
     /// broker's GetManagedObjects reply. What the Performs' p99 does then is
     /// what the bus and the machine do with replies that large.
-    private func floorReference(listing: Message) throws(BenchError) -> (alone: Double, during: Double,
+    private func floorReference(listing: Message) throws(BenchError) -> (alone: [Double], during: [Double],
                                                                            listing: LatencySummary) {
         let file = benchmark.work.appendingPathComponent("managed-objects-\(bundles).dbus")
         do {
@@ -177,7 +181,7 @@ struct ListingContentionBenchmark {
             during.append(Distribution(run.latencies).p99)
             listed += outcome.latencies
         }
-        return (median(alone), median(during), LatencySummary(listed))
+        return (alone, during, LatencySummary(listed))
     }
 
     /// How many objects a GetManagedObjects reply lists.
@@ -202,7 +206,8 @@ struct ListingContentionBenchmark {
                 name: "\(results.bundles) bundles: Perform p99 while another client loops GetManagedObjects, against alone",
                 result: "\(Report.millis(results.performDuringListingsP99)) against "
                     + "\(Report.millis(results.performAloneP99)): ×\(Report.number(results.ratio, 2))",
-                target: "≤ 2 ×", met: results.ratio <= 2),
+                // Issue 35 retired "≤ 2 ×": a reply this large stalls dbus-daemon whoever sends it.
+                target: "no worse than the C floor's (next row)", met: results.ratio <= results.floorRatio),
             Report.Row(
                 name: "The C floor: Perform p99 while another floor process sends the same listing bytes in a loop, against alone",
                 result: "\(Report.millis(results.floorDuringListingsP99)) against \(Report.millis(results.floorAloneP99)): "
@@ -251,6 +256,9 @@ struct ListingContentionResults: Codable, Sendable {
     var floorAloneP99: Double
     var floorDuringListingsP99: Double
     var floorListing: LatencySummary
+    /// Each round's Perform p99, in microseconds: "alone", "during" (listings), and the
+    /// C floor's "floorAlone" and "floorDuring".
+    var roundP99s: [String: [Double]] = [:]
 
     /// Perform p99 during listings against alone.
     var ratio: Double { performDuringListingsP99 / max(performAloneP99, 1e-9) }

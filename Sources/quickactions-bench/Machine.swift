@@ -12,6 +12,9 @@ struct Machine: Codable, Sendable {
     var loadAverage: String
     /// The package's git commit, when it is a git checkout.
     var commit: String?
+    /// The kernel's release (uname -r) and the memory the machine has (MemTotal), in bytes.
+    var kernel: String?
+    var memoryBytes: Double?
 
     static func current() -> Machine {
         let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
@@ -25,8 +28,15 @@ struct Machine: Codable, Sendable {
         let git = try? Command.runBlocking(
             "git", ["-C", PackagePaths.root.path, "rev-parse", "--short", "HEAD"], timeout: .seconds(10))
         let commit = git.flatMap { $0.status == 0 ? $0.stdout.trimmingCharacters(in: .whitespacesAndNewlines) : nil }
+        let kernel = (try? String(contentsOfFile: "/proc/sys/kernel/osrelease", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let meminfo = (try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8)) ?? ""
+        let memory = meminfo.split(separator: "\n").first { $0.hasPrefix("MemTotal:") }
+            .flatMap { $0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first }
+            .flatMap { Double($0) }.map { $0 * 1024 }
         return Machine(
             cores: Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), cpuModel: model,
-            date: formatter.string(from: Date()), loadAverage: load, commit: commit)
+            date: formatter.string(from: Date()), loadAverage: load, commit: commit, kernel: kernel,
+            memoryBytes: memory)
     }
 }

@@ -16,6 +16,10 @@ struct PerformBenchmark {
     var sequentialCalls: Int
     var pipelinedCalls: Int
     var warmupCalls: Int
+    /// Further pipelined depths, each run `sweepRounds` times per subject after the main
+    /// rounds (alternating order again), for throughput against depth.
+    var sweepDepths: [Int] = []
+    var sweepRounds = 3
 
     func run(
         subjects: [(subject: Subject, template: CallTemplate)], connection: Connection, busPID: pid_t?,
@@ -66,7 +70,23 @@ struct PerformBenchmark {
                     responderCPU: cpu.isEmpty ? nil : median(cpu)))
             }
         }
+        var sweeps: [DepthSweep] = []
+        for extra in sweepDepths where extra != 1 && extra != depth {
+            var runs: [String: [RunSummary]] = [:]
+            for round in 0..<sweepRounds {
+                let order = round % 2 == 0 ? Array(subjects.indices) : subjects.indices.reversed()
+                for index in order {
+                    let (subject, template) = subjects[index]
+                    let run = try LoadGenerator.run(template, on: connection, calls: pipelinedCalls, depth: extra,
+                                                    label: subject.name)
+                    runs[subject.name, default: []].append(RunSummary(run))
+                }
+                progress("depth \(extra): round \(round + 1)/\(sweepRounds) done")
+            }
+            sweeps.append(DepthSweep(depth: extra, calls: pipelinedCalls, runs: runs))
+        }
         return PerformResults(rounds: rounds, depth: depth, sequentialCalls: sequentialCalls,
-                              pipelinedCalls: pipelinedCalls, subjects: summaries, ratios: ratios)
+                              pipelinedCalls: pipelinedCalls, subjects: summaries, ratios: ratios,
+                              depthSweep: sweeps)
     }
 }

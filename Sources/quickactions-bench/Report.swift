@@ -1,6 +1,8 @@
 import Foundation
 
-/// Renders a run as Markdown: the section BENCHMARKS.md keeps per run, also printed on stdout.
+/// Renders a run as Markdown on stdout: every figure in detail, with issue 35's targets where
+/// it sets one. BENCHMARKS.md's status table is scripts/render-benchmarks.py's, from the
+/// run's results file; the two judge the same targets.
 enum Report {
     static func markdown(_ results: BenchResults) -> String {
         let machine = results.machine
@@ -98,37 +100,37 @@ enum Report {
             && !otherLibraries.contains(ratio.subject) && ratio.subject != relaySubject && hostSubjects[ratio.subject] == nil {
             // Three decimals: at two, 0.897 would read "0.90" beside "no".
             if let who = messageSubjects[ratio.subject] {
+                // Issue 35's raw floor for these is the floor sending the same reply (below).
                 rows.append(Row(name: "\(who): Perform \(ratio.mode), calls/s against the floor",
-                                result: number(ratio.callsPerSecond, 3), target: "≥ 0.95",
-                                met: ratio.callsPerSecond >= 0.95))
+                                result: number(ratio.callsPerSecond, 3), target: "—", met: nil))
                 rows.append(Row(name: "\(who): Perform \(ratio.mode), p99 against the floor",
-                                result: number(ratio.p99, 3), target: "≤ 1.10", met: ratio.p99 <= 1.1))
+                                result: number(ratio.p99, 3), target: "—", met: nil))
                 for other in otherLibraries {
                     guard let ahead = perform.roundRatio(ratio.subject, other, mode: ratio.mode) else { continue }
                     rows.append(Row(name: "\(who): Perform \(ratio.mode), calls/s against \(other)",
                                     result: number(ahead, 3), target: "> 1", met: ahead > 1))
                 }
-                // Beside the bar, not instead of it: the floor sending the same reply bytes.
                 if let same = perform.roundRatio(ratio.subject, messageFloorSubject, mode: ratio.mode) {
                     rows.append(Row(name: "\(who): Perform \(ratio.mode), calls/s against the floor answering the same message",
-                                    result: number(same, 3), target: "—", met: nil))
+                                    result: number(same, 3), target: "≥ 0.95", met: same >= 0.95))
                 }
                 continue
             }
-            let who = ratio.subject == "broker"
-                ? "Broker, C plugin without a message" : "Swift binding (\(ratio.subject))"
+            // Issue 35's in-process bar names the broker; the binding's own responders stand beside it.
+            let barred = ratio.subject == "broker"
+            let who = barred ? "Broker, C plugin without a message" : "Swift binding (\(ratio.subject))"
             rows.append(Row(name: "\(who): Perform \(ratio.mode), calls/s against the floor",
-                            result: number(ratio.callsPerSecond, 3), target: "≥ 0.90",
-                            met: ratio.callsPerSecond >= 0.9))
+                            result: number(ratio.callsPerSecond, 3), target: barred ? "≥ 0.95" : "—",
+                            met: barred ? ratio.callsPerSecond >= 0.95 : nil))
             rows.append(Row(name: "\(who): Perform \(ratio.mode), p99 against the floor",
-                            result: number(ratio.p99, 3), target: "≤ 1.20", met: ratio.p99 <= 1.2))
+                            result: number(ratio.p99, 3), target: "—", met: nil))
         }
         rows.append(contentsOf: isolatedRows(results))
         guard let broker = results.broker else { return rows }
         if let largest = broker.getAllItems.last {
             rows.append(Row(name: "GetAllItems over \(largest.apps) apps × 8 items, p50 (p99)",
                             result: "\(millis(largest.latency.p50)) (\(millis(largest.latency.p99)))",
-                            target: "< 5 ms", met: largest.apps >= 1000 ? largest.latency.p50 < 5000 : nil))
+                            target: "—", met: nil))
             rows.append(Row(name: "The same reply from the C floor, p50 (p99); broker against floor",
                             result: "\(millis(largest.floorLatency.p50)) (\(millis(largest.floorLatency.p99))); "
                                 + "×\(number(largest.latency.p50 / max(largest.floorLatency.p50, 1e-9), 2))",
@@ -139,7 +141,7 @@ enum Report {
             let size = Double(last.apps) / Double(first.apps)
             rows.append(Row(name: "GetAllItems growth, \(first.apps) → \(last.apps) apps",
                             result: "×\(number(growth, 1)) for ×\(number(size, 0)) the apps",
-                            target: "linear (at most ×\(number(size * 1.5, 1)), noise allowed)", met: growth <= size * 1.5))
+                            target: "—", met: nil))
         }
         rows.append(Row(name: "GetItems (one app), p50 (p99)",
                         result: "\(millis(broker.getItems.p50)) (\(millis(broker.getItems.p99)))", target: "—", met: nil))
@@ -148,16 +150,15 @@ enum Report {
                         result: startups.joined(separator: ", "), target: "—", met: nil))
         if let most = broker.startup.last?.bundles, most > 0 {
             rows.append(Row(name: "Start-up cost per bundle (\(most) against 0)",
-                            result: "\(number(broker.startupPerBundleMilliseconds, 3)) ms", target: "≤ 0.25 ms",
-                            met: broker.startupPerBundleMilliseconds <= 0.25))
+                            result: "\(number(broker.startupPerBundleMilliseconds, 3)) ms", target: "≤ 0.2 ms",
+                            met: most >= 1000 ? broker.startupPerBundleMilliseconds <= 0.2 : nil))
         }
         let added = broker.launch.p50 - broker.resume.p50
         rows.append(Row(name: "Launch against resume, p50 (\(broker.launch.samples) launches)",
                         result: "\(millis(broker.launch.p50)) against \(millis(broker.resume.p50)): +\(millis(added))",
-                        target: "≤ +5 ms", met: added <= 5000))
+                        target: "—", met: nil))
         rows.append(Row(name: "Resident memory idle, \(broker.idleBundles) bundles",
-                        result: mebibytes(broker.idleResidentBytes), target: "≤ 40 MiB",
-                        met: broker.idleBundles >= 1000 ? broker.idleResidentBytes <= 40 * 1_048_576 : nil))
+                        result: mebibytes(broker.idleResidentBytes), target: "—", met: nil))
         rows.append(Row(name: "Resident memory after \(number(Double(broker.performsForMemory), 0)) Performs",
                         result: mebibytes(broker.residentBytesAfterPerforms), target: "—", met: nil))
         return rows
@@ -211,38 +212,44 @@ enum Report {
             for mode in ["sequential", "pipelined"] {
                 guard let calls = perform.roundRatio(subject.name, relaySubject, mode: mode),
                       let p99 = perform.roundP99Ratio(subject.name, relaySubject, mode: mode) else { continue }
-                let depth = mode == "sequential" ? "sequential" : "depth \(perform.depth)"
+                // Issue 35: sequential ≥ 0.90 × the relay with p99 ≤ 1.2 ×; depth 64 ≥ 1.0 ×.
+                let sequential = mode == "sequential"
+                let depth = sequential ? "sequential" : "depth \(perform.depth)"
+                let bar = sequential ? 0.90 : 1.0
                 rows.append(Row(name: "\(who): Perform \(depth), calls/s against the relay",
-                                result: number(calls, 3), target: barred ? "≥ 0.95" : "—",
-                                met: barred ? calls >= 0.95 : nil))
+                                result: number(calls, 3), target: barred ? "≥ \(number(bar, 2))" : "—",
+                                met: barred ? calls >= bar : nil))
                 rows.append(Row(name: "\(who): Perform \(depth), p99 against the relay",
-                                result: number(p99, 3), target: barred ? "≤ 1.20" : "—",
-                                met: barred ? p99 <= 1.2 : nil))
+                                result: number(p99, 3), target: barred && sequential ? "≤ 1.20" : "—",
+                                met: barred && sequential ? p99 <= 1.2 : nil))
             }
         }
         guard let hosts = results.hosts else { return rows }
         for (who, launch) in [("C plugin", hosts.cLaunch), ("Swift SDK plugin", hosts.swiftLaunch)] {
+            // Issue 35: p99 ≤ 15 ms and max ≤ 30 ms, judged over 1,000 launches.
+            let judged = launch.samples >= 1000
             rows.append(Row(name: "Launch, \(who) (host spawned, plugin loaded and initialised, first reply), "
-                                + "p50 of \(launch.samples) fresh hosts",
-                            result: millis(launch.p50), target: "≤ 15 ms", met: launch.p50 <= 15_000))
+                                + "p99 (p50) of \(launch.samples) fresh hosts",
+                            result: "\(millis(launch.p99)) (\(millis(launch.p50)))", target: "≤ 15 ms",
+                            met: judged ? launch.p99 <= 15_000 : nil))
             rows.append(Row(name: "Launch, \(who), slowest of \(launch.samples) (the first of them beside it)",
-                            result: "\(millis(launch.max)) (first \(millis(launch.first)))", target: "≤ 15 ms",
-                            met: launch.max <= 15_000))
+                            result: "\(millis(launch.max)) (first \(millis(launch.first)))", target: "≤ 30 ms",
+                            met: judged ? launch.max <= 30_000 : nil))
         }
         for (who, memory) in [("C plugin", hosts.cHosts), ("Swift SDK plugin", hosts.swiftHosts)] where !memory.isEmpty {
             let rss = memory.map(\.resident)
             let pss = memory.map(\.proportional)
             let uss = memory.map(\.unique)
-            rows.append(Row(name: "Idle host, \(who): RSS median (largest) of \(memory.count); PSS and USS median",
-                            result: "\(mebibytes(median(rss))) (\(mebibytes(rss.max() ?? 0))); PSS \(mebibytes(median(pss))), "
+            rows.append(Row(name: "Idle host, \(who): PSS median of \(memory.count); RSS median (largest) and USS median",
+                            result: "PSS \(mebibytes(median(pss))); RSS \(mebibytes(median(rss))) (\(mebibytes(rss.max() ?? 0))), "
                                 + "USS \(mebibytes(median(uss)))",
-                            target: "≤ 10 MiB (RSS, every host)", met: (rss.max() ?? 0) <= 10 * 1_048_576))
+                            target: "≤ 2 MiB (PSS)", met: median(pss) <= 2 * 1_048_576))
         }
         rows.append(Row(name: "\(hosts.apps) loaded apps: PSS of the broker and its \(hosts.apps) hosts (RSS summed beside)",
                         result: "\(mebibytes(hosts.total.proportional)) (RSS \(mebibytes(hosts.total.resident)); "
                             + "broker \(mebibytes(hosts.broker.resident)) RSS)",
-                        target: "≤ 500 MiB (PSS)",
-                        met: hosts.apps >= 50 ? hosts.total.proportional <= 500 * 1_048_576 : nil))
+                        target: "≤ 100 MiB (PSS)",
+                        met: hosts.apps >= 50 ? hosts.total.proportional <= 100 * 1_048_576 : nil))
         return rows
     }
 

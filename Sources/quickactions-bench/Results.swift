@@ -1,6 +1,10 @@
-/// Everything one benchmark run measured, as written to JSON and BENCHMARKS.md.
+/// Everything one benchmark run measured: printed with `--json`, and written as one file per
+/// run under benchmarks/results/ (ResultsFile), from which scripts/render-benchmarks.py
+/// renders BENCHMARKS.md's status table. Every figure keeps its per-round samples.
 /// Times are in microseconds unless a name says otherwise.
 struct BenchResults: Codable, Sendable {
+    /// Bumped when a field the renderer reads changes meaning.
+    var format = 1
     var machine: Machine
     var command: String
     var perform: PerformResults
@@ -77,6 +81,8 @@ struct PerformResults: Codable, Sendable {
     var pipelinedCalls: Int
     var subjects: [SubjectSummary]
     var ratios: [Ratio]
+    /// Pipelined runs at further depths (`--sweep-depths`), for throughput against depth.
+    var depthSweep: [DepthSweep] = []
 
     /// The median over rounds of `subject`'s calls/s against `other`'s in the
     /// same round; nil when either was not measured.
@@ -100,8 +106,18 @@ struct PerformResults: Codable, Sendable {
     }
 }
 
-/// Launch times of fresh plugin hosts: p50, p99 and the slowest.
+/// Every subject's pipelined runs at one more depth, one per sweep round.
+struct DepthSweep: Codable, Sendable {
+    var depth: Int
+    var calls: Int
+    /// Subject name → its runs, one per round.
+    var runs: [String: [RunSummary]]
+}
+
+/// Launch times of fresh plugin hosts: p50, p99 and the slowest, and every launch.
 struct LaunchSummary: Codable, Sendable {
+    /// Every launch, in launch order, in microseconds.
+    var latencies: [Double]
     var samples: Int
     var p50: Double
     var p99: Double
@@ -111,6 +127,7 @@ struct LaunchSummary: Codable, Sendable {
 
     init(_ latencies: [Double]) {
         let distribution = Distribution(latencies)
+        self.latencies = latencies
         samples = distribution.count
         p50 = distribution.p50
         p99 = distribution.p99
@@ -122,6 +139,9 @@ struct LaunchSummary: Codable, Sendable {
 /// One broker with `apps` plugin hosts, each launched once and then idle (issue 14).
 struct HostResults: Codable, Sendable {
     var apps: Int
+    /// Brokers started one after the other, each with `apps` fresh hosts: launches of each
+    /// plugin kind = batches × apps / 2. Memory is read in the first.
+    var batches: Int
     /// The first Perform of each C app and of each Swift SDK app, from the client.
     var cLaunch: LaunchSummary
     var swiftLaunch: LaunchSummary

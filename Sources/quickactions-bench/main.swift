@@ -103,7 +103,10 @@ func runBenchmark(_ options: BenchOptions) throws(BenchError) -> BenchResults {
     }
     // The floor of an isolated broker (issue 14): one extra hop to a C host process.
     let relayName: BusName = "org.quickactions.Bench.Relay"
-    try responder("relay", relayName, [Products.relay.path, bus.address, relayName.rawValue])
+    // It answers with the plugins' message, as the broker's hosts do for the apps its bars
+    // name: the same reply, byte for byte (FloorReplyTests).
+    try responder("relay", relayName, [Products.relay.path, "--message", BundleGenerator.message,
+                                       bus.address, relayName.rawValue])
     if let relay = subjects.last?.subject {
         let relayPID = relay.pid
         relay.helper = { ProcessStats.children(of: relayPID).first }
@@ -152,7 +155,8 @@ func runBenchmark(_ options: BenchOptions) throws(BenchError) -> BenchResults {
 
     let perform = try PerformBenchmark(
         rounds: options.rounds, depth: options.depth, sequentialCalls: options.sequentialCalls,
-        pipelinedCalls: options.pipelinedCalls, warmupCalls: options.warmupCalls
+        pipelinedCalls: options.pipelinedCalls, warmupCalls: options.warmupCalls,
+        sweepDepths: options.sweepDepths, sweepRounds: options.sweepRounds
     ).run(subjects: subjects, connection: connection, busPID: busPID, progress: progress)
     subjects.forEach { $0.subject.stop() }
     subjects.removeAll()
@@ -220,9 +224,14 @@ func main() -> Int32 {
         } else {
             print(section)
         }
-        if let path = options.writePath {
-            try ReportFile.add(section, to: path)
-            progress("results added to \(path)")
+        let directory = options.resultsDirectory ?? options.writePath.map(ResultsFile.defaultDirectory(beside:))
+        if let directory {
+            let file = try ResultsFile.write(results, into: directory)
+            progress("results written to \(file)")
+            if let path = options.writePath {
+                try ResultsFile.render(document: path, results: file)
+                progress("\(path) rendered from them")
+            }
         }
         return 0
     } catch {

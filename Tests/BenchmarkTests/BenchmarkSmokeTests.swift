@@ -8,10 +8,13 @@ import Testing
 struct BenchmarkSmokeTests {
     static let executable = PackagePaths.executable("quickactions-bench")
 
-    /// A run's JSON, read loosely: the test asserts on the shape it needs.
+    /// A run's JSON, read loosely: the test asserts on the shape it needs; the document
+    /// rendered from it, and the results file it wrote (benchmarks/results beside the document).
     struct Run {
         let json: [String: Any]
         let markdown: String
+        let resultsFiles: [String]
+        let resultsFile: [String: Any]
     }
 
     static func run(_ extra: [String], seedReport: String) async throws -> Run {
@@ -28,7 +31,12 @@ struct BenchmarkSmokeTests {
         #expect(result.status == 0, "quickactions-bench failed: \(result)")
         let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
         let json = try #require(object as? [String: Any], "stdout is not a JSON object: \(result.stdout)")
-        return Run(json: json, markdown: try String(contentsOf: report, encoding: .utf8))
+        let results = directory.appendingPathComponent("benchmarks/results")
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: results.path)) ?? []
+        let file = try #require(files.first, "no results file in \(results.path)")
+        let written = try JSONSerialization.jsonObject(with: Data(contentsOf: results.appendingPathComponent(file)))
+        return Run(json: json, markdown: try String(contentsOf: report, encoding: .utf8), resultsFiles: files,
+                   resultsFile: try #require(written as? [String: Any]))
     }
 
     static let seed = """
@@ -36,12 +44,28 @@ struct BenchmarkSmokeTests {
 
         Hand-written notes that must survive.
 
-        <!-- Runs, newest first. `quickactions-bench --write BENCHMARKS.md` adds one below. -->
+        <!-- status: begin. Rendered by scripts/render-benchmarks.py from benchmarks/results; do not edit by hand. -->
+        A stale table that must go.
+        <!-- status: end -->
 
-        ## Run of 2000-01-01T00:00:00Z
-
-        An earlier run that must be kept.
+        More notes after the table.
         """
+
+    /// The results file and the document rendered from it, for any run.
+    static func checkWritten(_ run: Run) throws {
+        #expect(run.resultsFiles.count == 1, "\(run.resultsFiles)")
+        let name = try #require(run.resultsFiles.first)
+        // "2026-12-07T013038Z-abc1234.json": sortable date, then the commit.
+        #expect(name.range(of: #"^\d{4}-\d{2}-\d{2}T\d{6}Z-[0-9a-z]+\.json$"#, options: .regularExpression) != nil, "\(name)")
+        let machine = try #require(run.resultsFile["machine"] as? [String: Any])
+        #expect(machine["date"] as? String == (run.json["machine"] as? [String: Any])?["date"] as? String)
+        #expect((run.resultsFile["command"] as? String)?.contains("--quick") == true)
+        #expect(run.markdown.contains("Hand-written notes that must survive."))
+        #expect(run.markdown.contains("More notes after the table."))
+        #expect(!run.markdown.contains("A stale table that must go."))
+        #expect(run.markdown.contains("benchmarks/results/\(name)"), "\(run.markdown)")
+        #expect(run.markdown.contains("| Figure | Ours | Limit (same run) |"), "\(run.markdown)")
+    }
 
     /// Every subject of a run, the floor first: the C floor twice, the floor answering with
     /// the benchmark plugins' message, the Swift
@@ -53,7 +77,7 @@ struct BenchmarkSmokeTests {
                            "relay", "broker", "broker-c-message", "broker-swift-message",
                            "broker-host", "broker-host-c-message", "broker-host-swift-message"]
 
-    @Test("a quick run measures every subject in both modes with sane numbers, and keeps earlier reports")
+    @Test("a quick run measures every subject in both modes with sane numbers, writes its results file and renders the document from it")
     func quickRun() async throws {
         let run = try await Self.run([], seedReport: Self.seed)
         let perform = try #require(run.json["perform"] as? [String: Any])
@@ -87,29 +111,24 @@ struct BenchmarkSmokeTests {
         }
         try Self.checkBroker(try #require(run.json["broker"] as? [String: Any]))
         try Self.checkHosts(try #require(run.json["hosts"] as? [String: Any]))
-        // Issue 14's bars are reported against the relay, for both plugins with a message.
+        // Every subject's per-round samples are in the results file, the depth sweep's too.
+        let written = try #require(run.resultsFile["perform"] as? [String: Any])
+        let sweep = try #require(written["depthSweep"] as? [[String: Any]])
+        #expect(sweep.compactMap { $0["depth"] as? Int } == [8], "\(sweep)")
+        let sweepRuns = try #require(sweep.first?["runs"] as? [String: [[String: Any]]])
+        #expect(Set(sweepRuns.keys) == Set(Self.subjects), "\(sweepRuns.keys)")
+        let hostsWritten = try #require(run.resultsFile["hosts"] as? [String: Any])
+        #expect(((hostsWritten["cLaunch"] as? [String: Any])?["latencies"] as? [Double])?.count == 4, "\(hostsWritten)")
+        try Self.checkWritten(run)
+        // The issue's bars, rendered: hosts against the relay, in process against the floor.
         for who in ["C plugin with a message", "Swift SDK plugin with a message"] {
             for mode in ["sequential", "depth 64"] {
-                #expect(run.markdown.contains("| Plugin host, \(who): Perform \(mode), calls/s against the relay |"))
-                #expect(run.markdown.contains("| Plugin host, \(who): Perform \(mode), p99 against the relay |"))
+                #expect(run.markdown.contains("| Perform in hosts, \(mode), \(who): calls/s |"), "\(run.markdown)")
+                #expect(run.markdown.contains("| Perform in process, \(mode), \(who): calls/s |"), "\(run.markdown)")
             }
+            #expect(run.markdown.contains("| Perform in hosts, sequential, \(who): p99 |"))
         }
-
-        #expect(run.markdown.contains("Hand-written notes that must survive."))
-        #expect(run.markdown.contains("An earlier run that must be kept."))
-        let newRun = try #require(run.markdown.range(of: "### Perform"))
-        let oldRun = try #require(run.markdown.range(of: "## Run of 2000-01-01"))
-        #expect(newRun.lowerBound < oldRun.lowerBound, "the new run must come first:\n\(run.markdown)")
-        // Issue 17's bars are reported for both plugins completing with a message.
-        for who in ["C plugin with a message", "Swift SDK plugin with a message"] {
-            for mode in ["sequential", "pipelined"] {
-                #expect(run.markdown.contains("| Broker, \(who): Perform \(mode), calls/s against the floor |"))
-                #expect(run.markdown.contains("| Broker, \(who): Perform \(mode), calls/s against gdbus |"))
-                #expect(run.markdown.contains("| Broker, \(who): Perform \(mode), calls/s against dbus-python |"))
-                #expect(run.markdown.contains(
-                    "| Broker, \(who): Perform \(mode), calls/s against the floor answering the same message |"))
-            }
-        }
+        #expect(run.markdown.contains("| First Perform of an app (launch), C plugin, 4 launches |"), "\(run.markdown)")
     }
 
     static func checkBroker(_ broker: [String: Any]) throws {
@@ -137,12 +156,15 @@ struct BenchmarkSmokeTests {
         #expect(idle > 1_000_000 && after > 1_000_000, "idle \(idle), after \(after)")
     }
 
-    /// The quick run's hosts: 4 apps, 2 C and 2 Swift, each launched once and then idle.
+    /// The quick run's hosts: 4 apps, 2 C and 2 Swift, launched in two brokers one after the
+    /// other (4 launches of each kind), idle in the first.
     static func checkHosts(_ hosts: [String: Any]) throws {
         #expect(hosts["apps"] as? Int == 4)
+        #expect(hosts["batches"] as? Int == 2)
         for kind in ["cLaunch", "swiftLaunch"] {
             let launch = try #require(hosts[kind] as? [String: Any], "\(kind) missing: \(hosts)")
-            #expect(launch["samples"] as? Int == 2, "\(kind): \(launch)")
+            #expect(launch["samples"] as? Int == 4, "\(kind): \(launch)")
+            #expect((launch["latencies"] as? [Double])?.count == 4, "\(kind): \(launch)")
             let p50 = try #require(launch["p50"] as? Double)
             let slowest = try #require(launch["max"] as? Double)
             #expect(p50 > 0 && p50 <= slowest, "\(kind): \(launch)")
@@ -180,16 +202,18 @@ struct BenchmarkSmokeTests {
         let on = try #require(idle["on"] as? [String: Any], "no idle sample: \(idle)")
         #expect((on["threads"] as? Int ?? 0) > 1, "\(on)")
         #expect(run.json["broker"] == nil || run.json["broker"] is NSNull, "only the providers were measured")
-        #expect(run.markdown.contains("installed entries: start-up to every app listed"), "\(run.markdown)")
-        #expect(run.markdown.contains("-bookmark file"), "\(run.markdown)")
-        #expect(run.markdown.contains("Idle broker, providers on"), "\(run.markdown)")
-        #expect(!run.markdown.contains("### Perform"), "no Perform tables without Perform figures")
-        #expect(run.markdown.contains("An earlier run that must be kept."))
+        try Self.checkWritten(run)
+        #expect(run.markdown.contains("| Providers: 50 installed entries, start-up to every app listed, against none |"),
+                "\(run.markdown)")
+        #expect(run.markdown.contains("-bookmark file parse |"), "\(run.markdown)")
+        #expect(run.markdown.contains("| Providers: idle broker over 1 s, CPU |"), "\(run.markdown)")
+        #expect(!run.markdown.contains("| Perform in"), "no Perform rows without Perform figures")
     }
 
     @Test("a wrong argument exits 2 and names the value", arguments: [
         (["--rounds", "zero"], "\"zero\""),
         (["--startup-bundles", "1,x"], "\"1,x\""),
+        (["--sweep-depths", "4,x"], "\"4,x\""),
         (["--frobnicate"], "\"--frobnicate\""),
     ])
     func usageErrors(arguments: [String], named: String) async throws {

@@ -3,16 +3,19 @@ import QuickActionsTestSupport
 import Testing
 
 /// The benchmark's C floor answers Perform with the broker's own reply for a warm plugin, so
-/// that a ratio against it compares the responders and not the bytes the bus carries. Checked
-/// against a real broker running the benchmark's C plugin, through busctl.
+/// that a ratio against it compares the responders and not the bytes the bus carries; so does
+/// the relay floor, the mark of the broker's apps in plugin hosts. Checked against a real
+/// broker running the benchmark's C plugin in a plugin host (its default), through busctl.
 @Suite struct FloorReplyTests {
     static let appID = "org.example.benchmessage"
 
-    @Test("the floor's reply is the broker's, without a message and with --message", arguments: [
-        (type: "bench.perform", floorArguments: [String]()),
-        (type: "bench.message", floorArguments: ["--message", "Performed at once"]),
+    @Test("the floor's and the relay's replies are the broker's, without a message and with --message", arguments: [
+        (floor: "qa-bench-floor", type: "bench.perform", floorArguments: [String]()),
+        (floor: "qa-bench-floor", type: "bench.message", floorArguments: ["--message", "Performed at once"]),
+        (floor: "qa-bench-relay", type: "bench.perform", floorArguments: [String]()),
+        (floor: "qa-bench-relay", type: "bench.message", floorArguments: ["--message", "Performed at once"]),
     ])
-    func theFloorSendsTheBrokersReply(type: String, floorArguments: [String]) async throws {
+    func theFloorSendsTheBrokersReply(floor executable: String, type: String, floorArguments: [String]) async throws {
         let bundle = TestBundle(appID: Self.appID, library: "QABenchPlugin",
                                 items: [TestBundle.item(type, "Bench")])
         let harness = try await BrokerHarness(bundles: [bundle], arguments: ["--no-desktop-entries"])
@@ -24,7 +27,7 @@ import Testing
 
         let name = "org.quickactions.Bench.FloorUnderTest"
         let floor = try ManagedProcess(
-            PackagePaths.executable("qa-bench-floor").path, floorArguments + [harness.bus.address, name],
+            PackagePaths.executable(executable).path, floorArguments + [harness.bus.address, name],
             environment: harness.bus.environment(), directory: harness.directory, name: "floor")
         defer { floor.stop() }
         var answer: CommandResult?

@@ -2,11 +2,13 @@
 #include "quickactions_host_support.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <link.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 int qa_set_parent_death_signal(int signal) {
@@ -47,4 +49,14 @@ const char *qa_loaded_library_path(const char *soname) {
     /* Only drops the reference RTLD_NOLOAD took: the library was loaded before and stays. */
     dlclose(handle);
     return path;
+}
+
+int qa_lower_thread_priority(int increment) {
+    pid_t thread = gettid();
+    errno = 0;
+    int current = getpriority(PRIO_PROCESS, (id_t)thread);
+    if (current == -1 && errno != 0) {
+        return -1;
+    }
+    return setpriority(PRIO_PROCESS, (id_t)thread, current + increment);
 }

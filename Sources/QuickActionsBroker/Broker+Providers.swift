@@ -102,20 +102,32 @@ extension Broker {
             }
         }
         guard !added.isEmpty || !changed.isEmpty || !removed.isEmpty else { return }
-        for app in removed {
-            try? connection.unexport(app.objectPath)
-            try? connection.emit(
-                path: Self.rootPath, interface: Self.interfaceName, member: BrokerAPI.Signal.itemsChanged, [.string(app.id)])
+        log(.debug, "item providers: \(added.count) app(s) added, \(changed.count) changed, \(removed.count) removed")
+        // Callers see the change at once; its objects and signals follow on the announcer,
+        // in order, each app as the catalog has it then (a bundle may have claimed or left it).
+        let (addedIDs, changedIDs, removedIDs) = (added.map(\.id), changed.map(\.id), removed.map(\.id))
+        announcer.async { [weak self] in
+            self?.announceProvided(added: addedIDs, changed: changedIDs, removed: removedIDs)
         }
-        for app in added {
+    }
+
+    /// Exports, unexports and signals what a reconcile changed. Runs on the announcer.
+    private func announceProvided(added: [String], changed: [String], removed: [String]) {
+        let now = catalog.withLock { $0 }
+        for id in removed where now[id] == nil {
+            try? connection.unexport(BrokerAPI.appPath(id))
+            try? connection.emit(
+                path: Self.rootPath, interface: Self.interfaceName, member: BrokerAPI.Signal.itemsChanged, [.string(id)])
+        }
+        let exported = added.compactMap { now[$0] }
+        for app in exported {
             try? connection.export([applicationInterface()], at: app.objectPath)
         }
         if !added.isEmpty || !removed.isEmpty {
             try? connection.emit(path: Self.rootPath, interface: Self.interfaceName, member: BrokerAPI.Signal.applicationsChanged)
         }
-        for app in added { emitItemsChanged(app, added: true) }
-        for app in changed { emitItemsChanged(app) }
-        log(.debug, "item providers: \(added.count) app(s) added, \(changed.count) changed, \(removed.count) removed")
+        for app in exported { emitItemsChanged(app, added: true) }
+        for app in changed.compactMap({ now[$0] }) { emitItemsChanged(app) }
         // A set of hundreds of apps (the first, or a desktop's worth of entries installed or
         // removed) leaves megabytes of freed parse and encoding buffers in the arenas of the
         // threads that made them; glibc gives back only the main arena's top by itself.

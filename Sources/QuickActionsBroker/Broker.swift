@@ -46,6 +46,8 @@ public final class Broker: Sendable {
     private let hostLauncher = Locked<Result<HostLauncher, any Error>?>(nil)
     let catalog = Locked(Catalog())
     let slots = Locked<[String: PluginSlot]>([:])
+    /// Where the objects and signals of the providers' changes are announced from.
+    let announcer = Announcer()
     /// Application1, made on first export and shared by every app's object.
     let sharedApplicationInterface = Locked<Interface?>(nil)
     let pending = PendingPerforms()
@@ -231,6 +233,7 @@ public final class Broker: Sendable {
             }
             if case .success(let launcher) = hostLauncher.withLock({ $0 }) { launcher.close() }
             stopProviders()
+            announcer.stop()
             watcher.withLock { $0?.stop() }
             dailyCheck.cancel()
             let release = DispatchSemaphore(value: 0)

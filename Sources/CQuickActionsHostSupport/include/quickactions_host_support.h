@@ -30,4 +30,10 @@ int qa_catch_signal_without_action(int signal);
  * the string as long as the library stays loaded. Loads nothing (RTLD_NOLOAD), reads no file. */
 const char *qa_loaded_library_path(const char *soname);
 
+/* Raises the calling thread's niceness (Linux schedules threads, and setpriority with
+ * PRIO_PROCESS and a thread id applies to that thread alone) by `increment`: for a thread of
+ * bulk work that must not take CPU from the threads answering calls. Raising needs no
+ * privilege. Returns 0, or -1 with errno set. */
+int qa_lower_thread_priority(int increment);
+
 #endif

@@ -110,12 +110,21 @@ final class AppSnapshot: Sendable {
     /// Display order: static items in manifest order, then dynamic items in the order the
     /// plugin set them, then the providers' items; at most `limit` of them.
     func items(locale: String, limit: UInt32? = nil) -> [Value] {
-        let all = encoded.withLock { cache in
-            if let cached = cache[locale] { return cached }
+        // Encoded outside the lock: a thread that encodes must never hold up another that only
+        // reads (the announcer, below the others in the scheduler, encodes every new app's
+        // items for its InterfacesAdded while the first listing reads them). Two threads may
+        // then encode one locale at once; the first to store it wins, both results are equal.
+        let all: [Value]
+        if let cached = encoded.withLock({ $0[locale] }) {
+            all = cached
+        } else {
             let made = encode(locale: locale)
-            if cache.count >= 16 { cache.removeAll() }
-            cache[locale] = made
-            return made
+            all = encoded.withLock { cache in
+                if let stored = cache[locale] { return stored }
+                if cache.count >= 16 { cache.removeAll() }
+                cache[locale] = made
+                return made
+            }
         }
         guard let limit, Int(limit) < all.count else { return all }
         return Array(all.prefix(Int(limit)))

@@ -106,7 +106,7 @@ import Testing
         #expect(await eventually(Self.startWait) { published.itemIDs("mpv").contains("pause") })
         let second = try Self.mpv(on: bus, name: "mpv-2")
         defer { second.stop() }
-        #expect(await eventually { published.itemIDs("mpv").filter { $0.hasPrefix("pause") }.count == 2 },
+        #expect(await eventually(Self.startWait) { published.itemIDs("mpv").filter { $0.hasPrefix("pause") }.count == 2 },
                 "\(published.itemIDs("mpv")); \(second.standardError)")
         let ids = published.itemIDs("mpv")
         #expect(Set(ids).count == ids.count, "distinct ids: \(ids)")
@@ -129,7 +129,7 @@ import Testing
         let published = provider.published
         let mpv = try Self.mpv(on: bus, name: "mpv")
         defer { mpv.stop() }
-        #expect(await eventually { published.app("mpris.mpv") != nil }, "\(published.latest ?? [])")
+        #expect(await eventually(Self.startWait) { published.app("mpris.mpv") != nil }, "\(published.latest ?? [])")
         #expect(published.app("mpris.mpv")?.icon == "multimedia-player")
         // Installed later: the items move to it.
         applications.set([Self.mpvApp])

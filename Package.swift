@@ -207,7 +207,7 @@ var package = Package(
         .testTarget(name: "WorkQueuesTests", dependencies: ["WorkQueues", "Locking"], swiftSettings: strict),
         .testTarget(name: "QuickActionsModelTests", dependencies: ["QuickActionsModel", "Locking"], swiftSettings: strict),
         .testTarget(
-            name: "QuickActionsBundlesTests", dependencies: ["QuickActionsBundles", "QuickActionsModel", "Locking"],
+            name: "QuickActionsBundlesTests", dependencies: ["QuickActionsBundles", "QuickActionsModel", "Locking", "QuickActionsTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "QuickActionsBrokerTests",

@@ -1,4 +1,5 @@
 import Foundation
+import QuickActionsTestSupport
 import Testing
 @testable import QuickActionsBundles
 @testable import QuickActionsModel

@@ -1,4 +1,5 @@
 import Foundation
+import QuickActionsTestSupport
 import Testing
 @testable import QuickActionsBundles
 
@@ -95,17 +96,11 @@ import Testing
 
     /// Property-list values from a small deterministic generator (SplitMix64).
     struct Generator {
-        var state: UInt64
+        var seeded: SeededGenerator
 
-        init(seed: UInt64) { state = seed }
+        init(seed: UInt64) { seeded = SeededGenerator(seed: seed) }
 
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        mutating func next() -> UInt64 { seeded.next() }
 
         mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 

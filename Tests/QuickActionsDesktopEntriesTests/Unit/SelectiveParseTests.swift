@@ -1,4 +1,5 @@
 import QuickActionsDesktopEntries
+import QuickActionsTestSupport
 import Testing
 
 /// `DesktopEntryParser.parse(_:keeping:)` reads lines as bytes in place; it must accept and
@@ -64,7 +65,7 @@ import Testing
     @Test func agreesOnRandomFiles() {
         let pieces = ["[", "]", "#", "=", " ", "\t", "\u{301}", "\u{1}", "\r", "\n", "\n", "\n", "Name", "Exec", "Type",
                       "Comment", "Desktop Entry", "Desktop Action a", "de", "é", "x", ";", "\\s"]
-        var generator = SplitMix(seed: 33)
+        var generator = SeededGenerator(seed: 33)
         for _ in 0..<5000 {
             var text = Bool.random(using: &generator) ? "[Desktop Entry]\n" : ""
             for _ in 0..<Int.random(in: 0..<24, using: &generator) {
@@ -72,18 +73,5 @@ import Testing
             }
             Self.expectSame(Array(text.utf8))
         }
-    }
-}
-
-/// A small seeded generator, so a failure can be run again.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -151,7 +151,7 @@ var package = Package(
             name: "quickactionsd",
             dependencies: [
                 "QuickActionsBroker", "QuickActionsBundles", "QuickActionsDesktopEntries", "QuickActionsSearch", "DBus",
-                "Locking", "QuickActionsProviders", "QuickActionsProviding",
+                "Locking", "QuickActionsProviders", "QuickActionsProviding", "CQuickActionsHostSupport",
             ],
             swiftSettings: strict),
         // The launcher CLI's logic (argument parsing, broker client, output), testable as a library.

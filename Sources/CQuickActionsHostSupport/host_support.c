@@ -60,3 +60,36 @@ int qa_lower_thread_priority(int increment) {
     }
     return setpriority(PRIO_PROCESS, (id_t)thread, current + increment);
 }
+
+int qa_reserve_descriptor_table(int count) {
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0) {
+        return -1;
+    }
+    if (limit.rlim_cur != RLIM_INFINITY && (rlim_t)count > limit.rlim_cur) {
+        count = (int)limit.rlim_cur;
+    }
+    if (count <= 1) {
+        return 0;
+    }
+    int source = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (source < 0) {
+        return -1;
+    }
+    /* The lowest free descriptor at or above count - 1: the kernel grows the table to hold it
+     * (tables grow in powers of two and never shrink), then it is closed again. */
+    int reserved = fcntl(source, F_DUPFD_CLOEXEC, count - 1);
+    int saved = errno;
+    close(source);
+    if (reserved < 0) {
+        /* EMFILE: every descriptor from count - 1 up to the limit is open, so the table
+         * already holds them. */
+        if (saved == EMFILE) {
+            return 0;
+        }
+        errno = saved;
+        return -1;
+    }
+    close(reserved);
+    return 0;
+}

@@ -1,3 +1,4 @@
+import CQuickActionsHostSupport
 import DBus
 import Locking
 import Foundation
@@ -6,6 +7,12 @@ import QuickActionsDesktopEntries
 import QuickActionsBundles
 import QuickActionsModel
 import QuickActionsSearch
+
+// Before any thread exists: a descriptor table grown later, with the bus loop, the plugin
+// hosts' readers and the providers running, waits for an RCU grace period in whichever call
+// opens the 65th descriptor (a launch's pipe: 6-30 ms, the launch tail of issue 35). Grown now
+// it costs nothing, and 1,024 covers the hosts and watches of a desktop's worth of apps.
+_ = qa_reserve_descriptor_table(1_024)
 
 /// quickactionsd: the per-user quick-actions broker on D-Bus.
 let usage = """

@@ -36,4 +36,11 @@ const char *qa_loaded_library_path(const char *soname);
  * privilege. Returns 0, or -1 with errno set. */
 int qa_lower_thread_priority(int increment);
 
+/* Grows this process's descriptor table to hold `count` descriptors (at most the soft
+ * RLIMIT_NOFILE) by opening and closing one at count - 1. Call it while the process has one
+ * thread: Linux grows a table shared by several threads only after an RCU grace period
+ * (synchronize_rcu, 6-30 ms measured), and that wait fell on whichever call opened the 65th
+ * descriptor, such as a launch's pipe(). Returns 0, or -1 with errno set. */
+int qa_reserve_descriptor_table(int count);
+
 #endif

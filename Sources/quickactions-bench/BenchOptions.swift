@@ -45,6 +45,8 @@ struct BenchOptions {
     var idleBookmarks = 500
     var includeProviders = true
     var onlyProviders = false
+    /// Only the launches in plugin hosts (``HostBenchmark``): issue 35's launch tail, alone.
+    var onlyLaunches = false
     var writePath: String?
     /// Where the run's results file goes: given with --results, or benchmarks/results
     /// beside the --write document.
@@ -100,6 +102,8 @@ struct BenchOptions {
           --no-listing-contention
                                 leave that measurement out
           --contention-bundles N  bundles for it (default 10000)
+          --launches-only       only the first Performs in plugin hosts (--launches of each
+                                plugin kind) and the idle hosts' memory
           --providers-only      only the item providers' cost (issue 33 §6): start-up and
                                 memory with installed entries, the bookmark parse, idle CPU
           --no-providers        leave that measurement out
@@ -213,6 +217,7 @@ struct BenchOptions {
             case "--no-listing-contention": options.includeListingContention = false
             case "--contention-bundles": options.contentionBundles = try count(argument, minimum: 1)
             case "--providers-only": options.onlyProviders = true
+            case "--launches-only": options.onlyLaunches = true
             case "--no-providers": options.includeProviders = false
             case "--provider-entries": options.providerEntries = try count(argument, minimum: 1)
             case "--provider-rounds": options.providerRounds = try count(argument, minimum: 1)

@@ -54,12 +54,16 @@ struct BrokerBenchmark {
         return folder
     }
 
-    /// The command line of a broker reading `plugins`, with a fresh state folder; `extra`
+    /// The command line of a broker reading `plugins`, with a fresh state folder unless
+    /// `keepingState` (a later start over the same bundles, as a user's next login); `extra`
     /// goes at the end (`--in-process APP_ID`, `--host-idle-seconds N`).
-    func brokerCommand(plugins: [URL], label: String, extra: [String] = []) throws(BenchError) -> [String] {
+    func brokerCommand(plugins: [URL], label: String, extra: [String] = [], keepingState: Bool = false)
+        throws(BenchError) -> [String] {
         let state = work.appendingPathComponent("state-\(label)", isDirectory: true)
-        try? FileManager.default.removeItem(at: state)
-        try makeFolder(state)
+        if !keepingState || !FileManager.default.fileExists(atPath: state.path) {
+            try? FileManager.default.removeItem(at: state)
+            try makeFolder(state)
+        }
         // The broker alone: the desktop-entry bridge would write the generated apps' entries into
         // the user's ~/.local/share/applications.
         return [Products.broker.path, "--address", bus.address, "--no-desktop-entries"]
@@ -67,18 +71,32 @@ struct BrokerBenchmark {
     }
 
     var environment: [String: String] {
-        // XDG paths inside the work folder, so nothing of the host's is read.
+        // XDG paths inside the work folder, so nothing of the host's is read; a runtime folder
+        // of its own, as a desktop session has (without one the broker's host sockets go
+        // under /tmp, whose abandoned-folder scan would be measured in the first launch).
         bus.environment([
+            "XDG_RUNTIME_DIR": runtimeFolder.path,
             "XDG_DATA_HOME": work.appendingPathComponent("xdg-data").path,
             "XDG_DATA_DIRS": work.appendingPathComponent("xdg-data-dirs").path,
             "XDG_STATE_HOME": work.appendingPathComponent("xdg-state").path,
         ])
     }
 
+    /// The brokers' XDG_RUNTIME_DIR: private to the user (0700), as the spec requires.
+    var runtimeFolder: URL {
+        let folder = work.appendingPathComponent("xdg-runtime", isDirectory: true)
+        if !FileManager.default.fileExists(atPath: folder.path) {
+            try? FileManager.default.createDirectory(
+                at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
+        return folder
+    }
+
     /// Starts a broker and waits until it owns its name.
-    func startBroker(plugins: [URL], label: String, extra: [String] = []) throws(BenchError) -> Subject {
+    func startBroker(plugins: [URL], label: String, extra: [String] = [], keepingState: Bool = false)
+        throws(BenchError) -> Subject {
         try Subject(name: label, busName: Self.busName,
-                    command: brokerCommand(plugins: plugins, label: label, extra: extra),
+                    command: brokerCommand(plugins: plugins, label: label, extra: extra, keepingState: keepingState),
                     environment: environment, directory: work, connection: connection)
     }
 

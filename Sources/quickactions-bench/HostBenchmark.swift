@@ -31,7 +31,8 @@ struct HostBenchmark {
         }
         // Each batch is a fresh broker over the same bundles, so every app's first Perform
         // in it is a launch again: enough batches for `launches` of each plugin kind. The
-        // memory is read in the first batch, with every host idle.
+        // memory is read in the first batch, with every host idle. Later batches keep the
+        // state folder, as a user's next login does (the first writes every app's record).
         let batches = max(1, (benchmark.options.launches + max(perKind, 1) - 1) / max(perKind, 1))
         var cLaunches: [Double] = []
         var swiftLaunches: [Double] = []
@@ -41,7 +42,8 @@ struct HostBenchmark {
                 benchmark.progress("hosts: batch \(batch + 1) of \(batches)")
             }
             let broker = try benchmark.startBroker(
-                plugins: [folder], label: "broker-hosts", extra: ["--host-idle-seconds", "86400"])
+                plugins: [folder], label: "broker-hosts", extra: ["--host-idle-seconds", "86400"],
+                keepingState: batch > 0)
             defer { broker.stop() }
             // Alternating C and Swift, so drift hits both alike.
             let order = (0..<perKind).flatMap { [$0, perKind + $0] } + Array((2 * perKind)..<apps)

@@ -12,7 +12,7 @@ func progress(_ line: String) {
 /// A full run: a private bus, the subjects, the measurements, the report.
 func runBenchmark(_ options: BenchOptions) throws(BenchError) -> BenchResults {
     try Products.require(Products.floor)
-    if options.includeBroker || options.onlyListingContention || options.onlyProviders {
+    if options.includeBroker || options.onlyListingContention || options.onlyProviders || options.onlyLaunches {
         try Products.require(Products.broker)
         try Products.require(Products.plugin)
         try Products.require(Products.swiftPlugin)
@@ -59,6 +59,15 @@ func runBenchmark(_ options: BenchOptions) throws(BenchError) -> BenchResults {
                             perform: PerformResults(rounds: 0, depth: 0, sequentialCalls: 0, pipelinedCalls: 0,
                                                     subjects: [], ratios: []),
                             broker: nil, providers: try providers())
+    }
+    if options.onlyLaunches {
+        let hosts = try HostBenchmark(
+            benchmark: BrokerBenchmark(options: options, bus: bus, connection: connection, work: work, busPID: busPID,
+                                       progress: progress)).run()
+        return BenchResults(machine: machine, command: CommandLine.arguments.joined(separator: " "),
+                            perform: PerformResults(rounds: 0, depth: 0, sequentialCalls: 0, pipelinedCalls: 0,
+                                                    subjects: [], ratios: []),
+                            broker: nil, hosts: hosts)
     }
     if options.onlyListingContention {
         return BenchResults(machine: machine, command: CommandLine.arguments.joined(separator: " "),

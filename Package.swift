@@ -135,8 +135,14 @@ var package = Package(
         // Desktop entry actions (issue 15): every app's items on its icon, in every freedesktop desktop.
         .target(
             name: "QuickActionsDesktopEntries",
-            dependencies: ["DBus", "FolderWatching", "QuickActionsAPI", "QuickActionsProviding", "CQuickActionsLaunching", "Locking"],
+            dependencies: [
+                "DBus", "FolderWatching", "QuickActionsAPI", "QuickActionsProviding", "CQuickActionsLaunching", "Locking",
+                "CFileExchange",
+            ],
             swiftSettings: strict),
+        // renameat2's exchange and no-replace: an entry is replaced or removed only if it still
+        // holds what the bridge read, checked by the kernel in the same step.
+        .target(name: "CFileExchange", cSettings: dwarf4),
         // Starting an installed application detached (double fork, own session, /dev/null
         // stdio): what must happen between fork and exec is C, where only async-signal-safe
         // calls run.

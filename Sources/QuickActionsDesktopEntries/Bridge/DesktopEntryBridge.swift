@@ -127,15 +127,8 @@ public final class DesktopEntryBridge: Sendable {
         in directories: DataDirectories, log: @Sendable (String) -> Void = BridgeConfiguration.standardErrorLog
     ) -> [String] {
         var removed: [String] = []
-        for (path, _) in EntrySync.ourFiles(in: directories) {
-            do {
-                if try AtomicFile.remove(path) {
-                    removed.append(path)
-                    log("removed \(path)")
-                }
-            } catch {
-                log("cannot remove \(path): \(error)")
-            }
+        for (path, _, bytes) in EntrySync.ourFiles(in: directories) {
+            if EntrySync.remove(path, ifStill: bytes, directories: directories, log: log) { removed.append(path) }
         }
         // The folder temporary files are made in, empty once nothing is being written.
         rmdir(EntrySync.scratchFolder(directories))
@@ -195,8 +188,10 @@ public final class DesktopEntryBridge: Sendable {
             // Files of ours no app accounts for: left from an app removed while we were not
             // running, or from an id the app no longer names.
             let current = Set(after.values.compactMap(\.path))
-            for (path, app) in EntrySync.ourFiles(in: configuration.directories) where !current.contains(path) {
-                if !known.contains(app) || after[app]?.path != path { sync.removeOurs(path, app: app) }
+            for (path, app, bytes) in EntrySync.ourFiles(in: configuration.directories) where !current.contains(path) {
+                if !known.contains(app) || after[app]?.path != path {
+                    sync.removeOurs(path, app: app, judged: (.ours(app: app), bytes))
+                }
             }
         }
         entries.withLock { $0 = after }

@@ -50,7 +50,10 @@ struct EntrySync {
         // An id change (the bundle now names another entry) leaves our old file behind.
         if let old = previous?.path, old != target { removeOurs(old, app: app.id) }
 
-        switch GeneratedMark.status(ofFileAt: target) {
+        // What is there now decides; the write and any removal below happen only if the file
+        // still holds these bytes, so an edit saved meanwhile is never written over.
+        let (status, current) = GeneratedMark.inspect(target)
+        switch status {
         case .foreign:
             logOnce("foreign \(target)", "\(target) is not ours (no QuickActions mark): left alone, \(app.id)'s items are not added to it")
             return entry
@@ -69,11 +72,11 @@ struct EntrySync {
         // symlink to $XDG_DATA_HOME, would otherwise make us copy our own copy).
         if let originalPath = directories.original(of: id, skipping: { GeneratedMark.status(ofFileAt: $0) != .foreign }) {
             guard let original = readOriginal(originalPath, app: app.id) else {
-                removeOurs(target, app: app.id)
+                removeOurs(target, app: app.id, judged: (status, current))
                 return entry
             }
             if items.isEmpty {
-                removeOurs(target, app: app.id)
+                removeOurs(target, app: app.id, judged: (status, current))
                 return entry
             }
             composed = composer.copy(of: original, app: app.id, items: actionItems)
@@ -81,11 +84,11 @@ struct EntrySync {
             // The bundle names its app's entry and it is not installed (or was removed): no
             // entry of ours may take that id; the copy, if any, goes.
             logOnce("noentry \(app.id) \(id)", "\(app.id) names \(id), which is in none of \(directories.systemApplications.joined(separator: ", ")); no entry")
-            removeOurs(target, app: app.id)
+            removeOurs(target, app: app.id, judged: (status, current))
             return entry
         } else {
             if items.isEmpty {
-                removeOurs(target, app: app.id)
+                removeOurs(target, app: app.id, judged: (status, current))
                 return nil
             }
             composed = composer.generated(
@@ -98,8 +101,14 @@ struct EntrySync {
         do {
             let text = try GeneratedMark.marked(composed.file, app: app.id)
             try AtomicFile.makeFolder(directories.userApplications)
-            if try AtomicFile.write(text, to: target, temporaryFolder: Self.scratchFolder(directories)) {
+            switch try AtomicFile.write(text, to: target, temporaryFolder: Self.scratchFolder(directories), ifStill: current) {
+            case .done:
                 log("wrote \(target): \(actionItems.count - composed.skipped.count) items of \(app.id) as actions")
+            case .unchanged:
+                break
+            case .changedMeanwhile:
+                log("\(target) changed while \(app.id)'s items were written: left as it is now")
+                return entry
             }
         } catch {
             log("cannot write \(target): \(error)")
@@ -183,12 +192,34 @@ struct EntrySync {
     }
 
     /// Removes `path` if it is our unedited file for `app`.
-    func removeOurs(_ path: String, app: String) {
-        guard GeneratedMark.status(ofFileAt: path) == .ours(app: app) else { return }
+    /// Removes `path` if it is our unedited file for `app`, judged now or by `judged` (what
+    /// the caller read), and only if it still holds those bytes when it goes.
+    func removeOurs(_ path: String, app: String, judged: (status: GeneratedMark.Status, bytes: [UInt8]?)? = nil) {
+        let (status, bytes) = judged ?? GeneratedMark.inspect(path)
+        guard status == .ours(app: app), let bytes else { return }
+        Self.remove(path, ifStill: bytes, directories: directories, log: log)
+    }
+
+    /// Removes our file at `path` if it still holds `bytes`, saying what happened; true when
+    /// it was removed.
+    @discardableResult
+    static func remove(
+        _ path: String, ifStill bytes: [UInt8], directories: DataDirectories, log: (String) -> Void
+    ) -> Bool {
         do {
-            if try AtomicFile.remove(path) { log("removed \(path)") }
+            switch try AtomicFile.remove(path, temporaryFolder: scratchFolder(directories), ifStill: bytes) {
+            case .done:
+                log("removed \(path)")
+                return true
+            case .unchanged:
+                return false
+            case .changedMeanwhile:
+                log("\(path) changed as it was being removed: left as it is now")
+                return false
+            }
         } catch {
             log("cannot remove \(path): \(error)")
+            return false
         }
     }
 
@@ -199,12 +230,12 @@ struct EntrySync {
     }
 
     /// Every file in the user's folder the bridge wrote and nobody edited, with its app.
-    static func ourFiles(in directories: DataDirectories) -> [(path: String, app: String)] {
+    static func ourFiles(in directories: DataDirectories) -> [(path: String, app: String, bytes: [UInt8])] {
         let folder = directories.userApplications
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
         return names.filter { $0.hasSuffix(".desktop") }.sorted().compactMap { name in
             let path = folder + "/" + name
-            if case .ours(let app) = GeneratedMark.status(ofFileAt: path) { return (path, app) }
+            if case (.ours(let app), let bytes?) = GeneratedMark.inspect(path) { return (path, app, bytes) }
             return nil
         }
     }

@@ -1,3 +1,4 @@
+import CFileExchange
 import Foundation
 import Glibc
 
@@ -24,42 +25,170 @@ public enum AtomicFile {
     public static func write(_ text: String, to path: String, temporaryFolder: String? = nil) throws(WriteError) -> Bool {
         let bytes = Array(text.utf8)
         if let current = read(path), current == bytes { return false }
-        let folder = (path as NSString).deletingLastPathComponent
+        let temporary = try temporaryFile(holding: bytes, for: path, in: temporaryFolder)
+        guard rename(temporary, path) == 0 else {
+            let error = WriteError(path: path, operation: "renaming over", errno: errno)
+            unlink(temporary)
+            throw error
+        }
+        try syncFolder(folder(of: path))
+        return true
+    }
+
+    /// What a write or removal made only if the file still held what its caller read found.
+    public enum Outcome: Equatable, Sendable {
+        /// Written, or removed.
+        case done
+        /// Nothing to do: the file already holds the text, or is already gone.
+        case unchanged
+        /// The file is no longer what the caller read (saved, created or removed by someone
+        /// else since): left as it is now.
+        case changedMeanwhile
+    }
+
+    /// Writes `text` to `path` only if the file there still holds `expected` (nil: no file),
+    /// the bytes the caller read to decide it may. The kernel makes the check and the
+    /// replacement one step: with no file expected, the rename refuses to replace one
+    /// (RENAME_NOREPLACE, else link(2)); otherwise the new file and the old swap names
+    /// (RENAME_EXCHANGE), the old is read where the new one was made, and if it is not
+    /// `expected` (an edit saved meanwhile) they swap back, so the edit stays. Only a write
+    /// into the old file itself, in the microseconds between the two swaps, could be lost. A
+    /// file system that cannot exchange gets the check just before a plain rename.
+    public static func write(
+        _ text: String, to path: String, temporaryFolder: String? = nil, ifStill expected: [UInt8]?
+    ) throws(WriteError) -> Outcome {
+        let bytes = Array(text.utf8)
+        if expected == bytes { return .unchanged }
+        let temporary = try temporaryFile(holding: bytes, for: path, in: temporaryFolder)
+        var keepTemporary = false
+        defer { if !keepTemporary { unlink(temporary) } }
+        guard let expected else {
+            switch try renameWithoutReplacing(temporary, to: path) {
+            case true:
+                keepTemporary = true  // It is `path` now.
+                try syncFolder(folder(of: path))
+                return .done
+            case false:
+                return .changedMeanwhile
+            }
+        }
+        guard qa_rename_exchange(temporary, path) == 0 else {
+            switch errno {
+            case ENOENT:
+                return .changedMeanwhile  // Removed since it was read.
+            case EINVAL, ENOSYS, ENOTSUP:
+                guard read(path) == expected else { return .changedMeanwhile }
+                guard rename(temporary, path) == 0 else {
+                    throw WriteError(path: path, operation: "renaming over", errno: errno)
+                }
+                keepTemporary = true
+                try syncFolder(folder(of: path))
+                return .done
+            default:
+                throw WriteError(path: path, operation: "exchanging a new file with", errno: errno)
+            }
+        }
+        // `temporary` now names what was at `path`.
+        if read(temporary) == expected {
+            try syncFolder(folder(of: path))
+            return .done  // The old file goes with the temporary name.
+        }
+        guard qa_rename_exchange(temporary, path) == 0 else {
+            // Someone removed `path` (ours, for an instant) between the swaps: their file goes
+            // back unless a new one took the name meanwhile.
+            keepTemporary = true
+            if (try? renameWithoutReplacing(temporary, to: path)) == true { return .changedMeanwhile }
+            throw WriteError(path: temporary, operation: "restoring \(path) from", errno: errno)
+        }
+        return .changedMeanwhile
+    }
+
+    /// Removes `path` only if it still holds `expected`, the bytes its caller read to decide
+    /// it may: the file is first renamed into `temporaryFolder` (one step: whatever is at
+    /// `path` then is what is judged), read there, and removed if it is `expected`; anything
+    /// else goes back to `path` (or, if a new file took the name meanwhile, beside it as
+    /// `.NAME.qa-kept-XXXXXX`, hidden from menus and never removed by us).
+    public static func remove(_ path: String, temporaryFolder: String? = nil, ifStill expected: [UInt8])
+        throws(WriteError) -> Outcome {
+        let temporary = try temporaryFile(holding: [], for: path, in: temporaryFolder)
+        guard rename(path, temporary) == 0 else {
+            let error = errno
+            unlink(temporary)
+            if error == ENOENT { return .unchanged }
+            throw WriteError(path: path, operation: "moving aside", errno: error)
+        }
+        if read(temporary) == expected {
+            unlink(temporary)
+            try syncFolder(folder(of: path))
+            return .done
+        }
+        if try renameWithoutReplacing(temporary, to: path) { return .changedMeanwhile }
+        let kept = try temporaryFile(holding: [], for: path, in: nil, infix: "qa-kept")
+        guard rename(temporary, kept) == 0 else {
+            throw WriteError(path: temporary, operation: "keeping \(path) from", errno: errno)
+        }
+        return .changedMeanwhile
+    }
+
+    /// Renames `from` to `to` unless `to` exists (false then), in one step.
+    private static func renameWithoutReplacing(_ from: String, to: String) throws(WriteError) -> Bool {
+        if qa_rename_no_replace(from, to) == 0 { return true }
+        switch errno {
+        case EEXIST:
+            return false
+        case EINVAL, ENOSYS, ENOTSUP:
+            // link(2) never replaces either; then the old name goes.
+            guard link(from, to) == 0 else {
+                if errno == EEXIST { return false }
+                throw WriteError(path: to, operation: "linking a new file as", errno: errno)
+            }
+            unlink(from)
+            return true
+        default:
+            throw WriteError(path: to, operation: "renaming a new file to", errno: errno)
+        }
+    }
+
+    /// A new file in `temporaryFolder` (default: `path`'s folder) holding `bytes`, mode 0644,
+    /// `fsync`ed: its path. A dot name without the .desktop suffix, so menus reading the
+    /// folder ignore it.
+    private static func temporaryFile(
+        holding bytes: [UInt8], for path: String, in temporaryFolder: String?, infix: String = "qa"
+    ) throws(WriteError) -> String {
         let name = (path as NSString).lastPathComponent
-        let scratch = temporaryFolder ?? folder
+        let scratch = temporaryFolder ?? folder(of: path)
         if let temporaryFolder { try makeFolder(temporaryFolder) }
-        // A dot name without the .desktop suffix: menus reading the folder ignore it.
-        var template = Array("\(scratch)/.\(name).qa-XXXXXX".utf8CString)
+        var template = Array("\(scratch)/.\(name).\(infix)-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { buffer in
             buffer.baseAddress.map { mkstemp($0) } ?? -1
         }
         guard fd >= 0 else { throw WriteError(path: scratch, operation: "creating a temporary file in", errno: errno) }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var committed = false
+        var done = false
         defer {
-            if !committed { unlink(temporary) }
+            close(fd)
+            if !done { unlink(temporary) }
         }
-        do {
-            defer { close(fd) }
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes.withUnsafeBytes { buffer in
-                    buffer.baseAddress.map { Glibc.write(fd, $0 + offset, buffer.count - offset) } ?? 0
-                }
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw WriteError(path: temporary, operation: "writing", errno: errno)
-                }
-                offset += written
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
+                buffer.baseAddress.map { Glibc.write(fd, $0 + offset, buffer.count - offset) } ?? 0
             }
-            guard fchmod(fd, 0o644) == 0 else { throw WriteError(path: temporary, operation: "setting the mode of", errno: errno) }
-            guard fsync(fd) == 0 else { throw WriteError(path: temporary, operation: "fsync of", errno: errno) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw WriteError(path: temporary, operation: "writing", errno: errno)
+            }
+            offset += written
         }
-        guard rename(temporary, path) == 0 else { throw WriteError(path: path, operation: "renaming over", errno: errno) }
-        committed = true
-        try syncFolder(folder)
-        return true
+        guard fchmod(fd, 0o644) == 0 else { throw WriteError(path: temporary, operation: "setting the mode of", errno: errno) }
+        guard fsync(fd) == 0 else { throw WriteError(path: temporary, operation: "fsync of", errno: errno) }
+        done = true
+        return temporary
+    }
+
+    private static func folder(of path: String) -> String {
+        (path as NSString).deletingLastPathComponent
     }
 
     /// Removes `path` and `fsync`s its folder; false when there was no file.

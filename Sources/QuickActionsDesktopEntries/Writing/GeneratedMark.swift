@@ -50,10 +50,17 @@ public enum GeneratedMark {
     /// regular file we can read (a symbolic link, a folder: the user's, never replaced); or
     /// a file, judged by its content.
     public static func status(ofFileAt path: String) -> Status {
+        inspect(path).status
+    }
+
+    /// The status of what is at `path` and the bytes it was judged by (nil: no file, or not a
+    /// regular file), for writing or removing it only if it still holds them
+    /// (``AtomicFile/write(_:to:temporaryFolder:ifStill:)``).
+    public static func inspect(_ path: String) -> (status: Status, bytes: [UInt8]?) {
         var info = stat()
-        guard lstat(path, &info) == 0 else { return errno == ENOENT ? .absent : .foreign }
-        guard (info.st_mode & S_IFMT) == S_IFREG, let bytes = AtomicFile.read(path) else { return .foreign }
-        return status(of: bytes)
+        guard lstat(path, &info) == 0 else { return (errno == ENOENT ? .absent : .foreign, nil) }
+        guard (info.st_mode & S_IFMT) == S_IFREG, let bytes = AtomicFile.read(path) else { return (.foreign, nil) }
+        return (status(of: bytes), bytes)
     }
 
     /// The status of the file whose bytes are `bytes` (nil: no file).

@@ -81,6 +81,73 @@ import Testing
         #expect(try AtomicFile.remove(path) == false)
     }
 
+    /// The inode at `path`, 0 when there is none.
+    static func inode(_ path: String) -> UInt {
+        var info = stat()
+        return lstat(path, &info) == 0 ? UInt(info.st_ino) : 0
+    }
+
+    @Test func aConditionalWriteReplacesOnlyWhatWasRead() throws {
+        let folder = try TemporaryDirectory.make(prefix: "qa-atomic")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("a.desktop").path
+        let scratch = folder.appendingPathComponent(".scratch").path
+        // Nothing there, as read: created.
+        #expect(try AtomicFile.write("ours 1\n", to: path, temporaryFolder: scratch, ifStill: nil) == .done)
+        let read = Array("ours 1\n".utf8)
+        #expect(try AtomicFile.write("ours 1\n", to: path, temporaryFolder: scratch, ifStill: read) == .unchanged)
+        // Still what was read: replaced.
+        #expect(try AtomicFile.write("ours 2\n", to: path, temporaryFolder: scratch, ifStill: read) == .done)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "ours 2\n")
+
+        // The user saves an edit after the bridge read "ours 2" (an editor's rename, then one
+        // writing in place): the bridge's write is refused and the edit, the same file, stays.
+        let stale = Array("ours 2\n".utf8)
+        try "edited by rename\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let edited = Self.inode(path)
+        #expect(try AtomicFile.write("ours 3\n", to: path, temporaryFolder: scratch, ifStill: stale) == .changedMeanwhile)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "edited by rename\n")
+        #expect(Self.inode(path) == edited)
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: Data("edited in place\n".utf8))
+        try handle.close()
+        #expect(try AtomicFile.write("ours 3\n", to: path, temporaryFolder: scratch,
+                                     ifStill: Array("edited by rename\n".utf8)) == .changedMeanwhile)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "edited in place\n")
+
+        // A file made where none was read is not replaced; one removed since is not made again.
+        let other = folder.appendingPathComponent("b.desktop").path
+        try "the user's own\n".write(toFile: other, atomically: true, encoding: .utf8)
+        #expect(try AtomicFile.write("ours\n", to: other, temporaryFolder: scratch, ifStill: nil) == .changedMeanwhile)
+        #expect(try String(contentsOfFile: other, encoding: .utf8) == "the user's own\n")
+        let gone = folder.appendingPathComponent("c.desktop").path
+        #expect(try AtomicFile.write("ours\n", to: gone, temporaryFolder: scratch, ifStill: read) == .changedMeanwhile)
+        #expect(!FileManager.default.fileExists(atPath: gone))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch) == [], "no temporary file is left")
+    }
+
+    @Test func aConditionalRemovalRemovesOnlyWhatWasRead() throws {
+        let folder = try TemporaryDirectory.make(prefix: "qa-atomic")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("a.desktop").path
+        let scratch = folder.appendingPathComponent(".scratch").path
+        try "ours\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let read = Array("ours\n".utf8)
+        #expect(try AtomicFile.remove(path, temporaryFolder: scratch, ifStill: read) == .done)
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(try AtomicFile.remove(path, temporaryFolder: scratch, ifStill: read) == .unchanged)
+
+        // Edited after it was read: it goes back, the same file, under its name.
+        try "edited\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let edited = Self.inode(path)
+        #expect(try AtomicFile.remove(path, temporaryFolder: scratch, ifStill: read) == .changedMeanwhile)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "edited\n")
+        #expect(Self.inode(path) == edited)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch) == [], "no temporary file is left")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == [".scratch", "a.desktop"])
+    }
+
     @Test func aFolderThatCannotBeWrittenIsAnErrorNamingIt() throws {
         #expect(throws: AtomicFile.WriteError.self) { try AtomicFile.write("x", to: "/proc/qa-nope/a.desktop") }
     }

@@ -136,10 +136,31 @@ public final class DesktopEntryBridge: Sendable {
     }
 
     /// Temporary files a crash left in the scratch folder (only the bridge writes there).
+    /// Our own (a marked, unedited entry, or an empty placeholder) go. Anything else is a
+    /// user's file a crash caught between the two steps of a conditional write or removal
+    /// (``AtomicFile/write(_:to:temporaryFolder:ifStill:)``): it goes back under its name, or
+    /// stays here if a new file took the name meanwhile.
     private func removeLeftoverTemporaryFiles() {
-        let scratch = EntrySync.scratchFolder(configuration.directories)
+        let directories = configuration.directories
+        let scratch = EntrySync.scratchFolder(directories)
         for name in (try? FileManager.default.contentsOfDirectory(atPath: scratch)) ?? [] where name.contains(".qa-") {
-            unlink(scratch + "/" + name)
+            let path = scratch + "/" + name
+            let bytes = AtomicFile.read(path)
+            if bytes?.isEmpty == true {
+                unlink(path)
+                continue
+            }
+            if case .ours = GeneratedMark.status(of: bytes), bytes != nil {
+                unlink(path)
+                continue
+            }
+            guard let original = AtomicFile.originalName(ofTemporary: name) else { continue }
+            let target = directories.userApplications + "/" + original
+            if (try? AtomicFile.restore(path, to: target)) == true {
+                configuration.log("put back \(target), caught by a crash while the bridge wrote or removed it")
+            } else {
+                configuration.log("\(path) holds what was \(target) before a crash, and a new file has that name: left for you")
+            }
         }
     }
 

@@ -191,7 +191,6 @@ struct EntrySync {
         return file
     }
 
-    /// Removes `path` if it is our unedited file for `app`.
     /// Removes `path` if it is our unedited file for `app`, judged now or by `judged` (what
     /// the caller read), and only if it still holds those bytes when it goes.
     func removeOurs(_ path: String, app: String, judged: (status: GeneratedMark.Status, bytes: [UInt8]?)? = nil) {

@@ -130,6 +130,23 @@ public enum AtomicFile {
         return .changedMeanwhile
     }
 
+    /// Puts a file a crash left under a temporary name back at `path`, unless a file has that
+    /// name now (false then).
+    static func restore(_ temporary: String, to path: String) throws(WriteError) -> Bool {
+        guard try renameWithoutReplacing(temporary, to: path) else { return false }
+        try syncFolder(folder(of: path))
+        return true
+    }
+
+    /// The name a temporary file was made for: ".NAME.qa-XXXXXX" (or ".NAME.qa-kept-XXXXXX")
+    /// is NAME's; nil for any other name.
+    static func originalName(ofTemporary name: String) -> String? {
+        guard name.hasPrefix("."), let suffix = name.range(of: ".qa-", options: .backwards) else { return nil }
+        var original = String(name[name.index(after: name.startIndex)..<suffix.lowerBound])
+        if original.hasSuffix(".qa-kept") { original.removeLast(".qa-kept".count) }
+        return original.isEmpty || original.contains("/") ? nil : original
+    }
+
     /// Renames `from` to `to` unless `to` exists (false then), in one step.
     private static func renameWithoutReplacing(_ from: String, to: String) throws(WriteError) -> Bool {
         if qa_rename_no_replace(from, to) == 0 { return true }

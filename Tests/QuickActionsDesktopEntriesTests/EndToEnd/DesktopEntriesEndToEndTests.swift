@@ -261,6 +261,31 @@ import Testing
         #expect(broker.userFile(Self.contactsEntry) != nil, "another app's entry stays")
     }
 
+    @Test func whatACrashLeftMidWriteIsSortedAtStartAndNoUsersFileIsLost() async throws {
+        let ours = try GeneratedMark.marked(
+            EntryComposer(command: "true").generated(app: "org.example.gone", name: "Gone", icon: nil,
+                                                     items: [ActionItem(itemID: "x", type: "x", title: "X")]).file,
+            app: "org.example.gone")
+        let edited = ours.replacingOccurrences(of: "Name=X", with: "Name=Mine")
+        // Left by a crash between a conditional write's two steps: our temporary file, an empty
+        // placeholder, and a user's edited entry swapped out of its name.
+        let scratch = ".quickactions"
+        let broker = try await DesktopBroker(bundles: [DesktopBroker.titlesBundle()], userFiles: [
+            "\(scratch)/.org.example.a.desktop.qa-Ab12Cd": ours,
+            "\(scratch)/.org.example.b.desktop.qa-Ef34Gh": "",
+            "\(scratch)/.org.example.mine.desktop.qa-Ij56Kl": edited,
+        ])
+        defer { broker.stop() }
+        try await broker.waitUntil("the user's entry is back") { broker.userFile("org.example.mine.desktop") == edited }
+        try await broker.waitUntil("the scratch folder is emptied") {
+            ((try? FileManager.default.contentsOfDirectory(
+                atPath: broker.home.appendingPathComponent("applications/\(scratch)").path)) ?? []).isEmpty
+        }
+        #expect(broker.userFile("org.example.a.desktop") == nil, "our temporary file is not an entry")
+        #expect(broker.userFile("org.example.b.desktop") == nil)
+        #expect(broker.harness.log.contains("put back"), "\(broker.harness.log)")
+    }
+
     @Test func theEnvironmentTurnsItOffToo() async throws {
         let broker = try await DesktopBroker(bundles: [DesktopBroker.titlesBundle()], environment: ["QUICKACTIONS_DESKTOP_ENTRIES": "0"])
         defer { broker.stop() }

@@ -19,7 +19,8 @@ final class DesktopBroker: @unchecked Sendable {
     /// - Parameters:
     ///   - bundles: test bundles beside the Contacts example.
     ///   - originals: desktop file name → text, installed in `system/applications` first.
-    ///   - userFiles: desktop file name → text, in `home/applications` before the broker starts.
+    ///   - userFiles: desktop file name → text, in `home/applications` before the broker starts
+    ///     (a name with a folder, such as `.quickactions/x`, makes the folder).
     ///   - homeAlsoInDataDirs: lists a symlink to `home` first in $XDG_DATA_DIRS, as some
     ///     sessions do, so the bridge meets its own copies there.
     ///   - arguments, environment: for quickactionsd.
@@ -36,7 +37,9 @@ final class DesktopBroker: @unchecked Sendable {
             try FileManager.default.createDirectory(at: system.appendingPathComponent("applications"), withIntermediateDirectories: true)
             try FileManager.default.createDirectory(at: home.appendingPathComponent("applications"), withIntermediateDirectories: true)
             for (name, text) in userFiles {
-                try text.write(to: home.appendingPathComponent("applications/\(name)"), atomically: true, encoding: .utf8)
+                let file = home.appendingPathComponent("applications/\(name)")
+                try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try text.write(to: file, atomically: true, encoding: .utf8)
             }
             for (name, text) in originals { try Self.install(name, text, in: system) }
             let assembled = try await Command.run(

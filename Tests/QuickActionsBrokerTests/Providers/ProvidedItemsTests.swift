@@ -78,15 +78,18 @@ import Testing
         let changes = Counter()
         let subscription = try await proxy.onItemsChanged { app in if app == "org.example.Editor" { changes.add() } }
         defer { subscription.cancel() }
+        // Each change is announced. The catalog changes at once and its signals follow from the
+        // announcer's thread, which coalesces changes it has not sent yet (issue 33: "coalesced"),
+        // so each step waits for its signal before the next.
         try world.entry("org.example.Editor.desktop", Self.editor(world))
         #expect(await eventually { await items(proxy, "org.example.Editor")?.count == 1 }, "\(harness.log)")
+        #expect(await eventually { changes.value >= 1 }, "no ItemsChanged for the added app")
         try world.entry("org.example.Editor.desktop", Self.editor(world, extraAction: true))
         #expect(await eventually { await items(proxy, "org.example.Editor")?.map(\.id) == ["new-window", "private"] })
         #expect(await items(proxy, "org.example.Editor")?.last?.icon == "security-high")
+        #expect(await eventually { changes.value >= 2 }, "no ItemsChanged for the edit")
         try FileManager.default.removeItem(at: world.applications.appendingPathComponent("org.example.Editor.desktop"))
         #expect(await eventually { (try? await proxy.applications())?.contains { $0.id == "org.example.Editor" } == false })
-        // The catalog changes at once; its signals follow from the announcer's thread, in order,
-        // so the removal's may arrive after the listing above already shows it.
         #expect(await eventually { changes.value >= 3 }, "\(changes.value) ItemsChanged for the app")
     }
 

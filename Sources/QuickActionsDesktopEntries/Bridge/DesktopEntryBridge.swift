@@ -150,7 +150,7 @@ public final class DesktopEntryBridge: Sendable {
                 unlink(path)
                 continue
             }
-            if case .ours = GeneratedMark.status(of: bytes), bytes != nil {
+            if case .ours = GeneratedMark.status(of: bytes) {
                 unlink(path)
                 continue
             }

@@ -96,9 +96,10 @@ public enum AtomicFile {
         guard qa_rename_exchange(temporary, path) == 0 else {
             // Someone removed `path` (ours, for an instant) between the swaps: their file goes
             // back unless a new one took the name meanwhile.
+            let exchangeError = errno
             keepTemporary = true
             if (try? renameWithoutReplacing(temporary, to: path)) == true { return .changedMeanwhile }
-            throw WriteError(path: temporary, operation: "restoring \(path) from", errno: errno)
+            throw WriteError(path: temporary, operation: "restoring \(path) from", errno: exchangeError)
         }
         return .changedMeanwhile
     }

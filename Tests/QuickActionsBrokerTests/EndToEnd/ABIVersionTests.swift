@@ -77,8 +77,10 @@ import Testing
         let harness = try await BrokerHarness(bundles: [Self.bundle], arguments: mode)
         let client = try Connection(.address(harness.bus.address))
         defer { client.close() }
+        // About 40 item sets, the largest thousands of items stored each time: a second or two
+        // in a plain build, but more than a minute in the ASan lane of a loaded CI machine.
         let probe = try await BrokerProxy(connection: client).perform(
-            appID: Self.app, type: "probe", itemID: nil, timeoutMilliseconds: 60_000)
+            appID: Self.app, type: "probe", itemID: nil, timeoutMilliseconds: 240_000)
         #expect(probe.success, "\(probe)")
         let items = ItemLimits.maximumItems, title = ItemLimits.maximumTitleBytes, depth = ItemLimits.maximumUserInfoDepth
         let prefix = "items \(items):0 \(items + 1):2 title \(title):0 \(title + 1):2 depth \(depth):0 \(depth + 1):2 "

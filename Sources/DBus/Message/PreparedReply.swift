@@ -10,14 +10,20 @@ public final class PreparedReply: Sendable {
     let template: Message
     let types: [DBusType]
 
-    /// Validates and encodes `values` once (`dbus_message_new(METHOD_RETURN)`).
+    /// Encodes `values` once, in the wire format (``WireEncoding``, validated by libdbus as it
+    /// reads the bytes back); values it refuses are validated and encoded through libdbus
+    /// (`dbus_message_new(METHOD_RETURN)`), which names the one at fault.
     public init(_ values: [Value]) throws(DBusError) {
+        types = values.map(\.type)
+        if let encoded = WireEncoding.methodReturn(values) {
+            template = encoded
+            return
+        }
         guard let raw = dbus_message_new(DBUS_MESSAGE_TYPE_METHOD_RETURN) else {
             throw DBusError.noMemory("creating a prepared reply")
         }
         template = Message(owning: raw)
         try template.append(values)
-        types = values.map(\.type)
     }
 
     /// Encodes typed `values` once, straight into the body as a typed

@@ -17,6 +17,27 @@ enum WireEncoding {
     /// A METHOD_RETURN holding `values`, its serial and reply serial placeholders that
     /// ``PreparedReply/reply(to:)`` replaces in each copy; nil when libdbus does not accept it.
     static func methodReturn(_ values: [Value]) -> Message? {
+        message(type: UInt8(DBUS_MESSAGE_TYPE_METHOD_RETURN), fields: [(UInt8(DBUS_HEADER_FIELD_REPLY_SERIAL), .uint32(1))],
+                values: values)
+    }
+
+    /// A signal holding `values`, ready to send (its serial 0, for the connection to number);
+    /// nil when libdbus does not accept it.
+    static func signal(path: ObjectPath, interface: InterfaceName, member: MemberName, _ values: [Value]) -> Message? {
+        let fields: [(UInt8, Value)] = [
+            (UInt8(DBUS_HEADER_FIELD_PATH), .objectPath(path)),
+            (UInt8(DBUS_HEADER_FIELD_INTERFACE), .string(interface.rawValue)),
+            (UInt8(DBUS_HEADER_FIELD_MEMBER), .string(member.rawValue)),
+        ]
+        // The demarshalled message has the placeholder serial; a copy has none.
+        guard let template = message(type: UInt8(DBUS_MESSAGE_TYPE_SIGNAL), fields: fields, values: values),
+              let copy = dbus_message_copy(template.raw) else { return nil }
+        return Message(owning: copy)
+    }
+
+    /// A message of `type` with the header `fields` (code and value) and a SIGNATURE field of
+    /// `values`, and `values` as its body. Its serial is 1: libdbus reads no message without one.
+    private static func message(type: UInt8, fields: [(UInt8, Value)], values: [Value]) -> Message? {
         var body = WireWriter()
         var signature = ""
         for value in values {
@@ -26,21 +47,22 @@ enum WireEncoding {
         // The body length is a UINT32, and no message may exceed 128 MiB.
         guard body.bytes.count < 1 << 27, signature.utf8.count <= 255 else { return nil }
         var header = WireWriter()
-        header.bytes.append(contentsOf: [UInt8(ascii: "l"), UInt8(DBUS_MESSAGE_TYPE_METHOD_RETURN), 0, 1])
+        header.bytes.append(contentsOf: [UInt8(ascii: "l"), type, 0, 1])
         header.append(UInt32(body.bytes.count))
-        header.append(UInt32(1))  // serial: a copy's is reset, the connection numbers it when sent
-        // The header fields, a(yv): REPLY_SERIAL (required of a method return), SIGNATURE.
+        header.append(UInt32(1))
+        // The header fields, a(yv).
         let fieldsLength = header.bytes.count
         header.append(UInt32(0))
         let fieldsStart = header.bytes.count
-        header.align(8)
-        header.bytes.append(UInt8(DBUS_HEADER_FIELD_REPLY_SERIAL))
-        header.bytes.append(contentsOf: [1, UInt8(ascii: "u"), 0])
-        header.append(UInt32(1))
+        for (code, value) in fields {
+            header.align(8)
+            header.bytes.append(code)
+            guard header.write(.variant(value)) else { return nil }
+        }
         if !signature.isEmpty {
             header.align(8)
             header.bytes.append(UInt8(DBUS_HEADER_FIELD_SIGNATURE))
-            header.bytes.append(contentsOf: [1, UInt8(ascii: "g"), 0])
+            header.writeSignature("g")
             header.writeSignature(signature)
         }
         header.patch(UInt32(header.bytes.count - fieldsStart), at: fieldsLength)
@@ -167,6 +189,16 @@ extension DBusType {
         case .int16, .uint16: 2
         case .boolean, .int32, .uint32, .string, .objectPath, .unixFD, .array, .dictionary: 4
         case .int64, .uint64, .double, .structure: 8
+        }
+    }
+}
+
+extension Value {
+    /// An array, dictionary, struct or variant.
+    var isContainer: Bool {
+        switch self {
+        case .array, .dictionary, .structure, .variant: true
+        default: false
         }
     }
 }

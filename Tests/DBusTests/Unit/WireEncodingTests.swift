@@ -92,3 +92,26 @@ import Testing
         }
     }
 }
+
+/// Signals in the wire format: what `Connection.emit` sends for a body with containers.
+@Suite struct WireEncodedSignalTests {
+    @Test(arguments: WireEncodingTests.cases.indices)
+    func aSignalHasLibdbussBodyAndHeaderAndNoSerial(_ index: Int) throws {
+        let (what, values) = WireEncodingTests.cases[index]
+        let path = try ObjectPath("/org/quickactions/Broker1"), interface = try InterfaceName("org.freedesktop.DBus.ObjectManager")
+        let member = try MemberName("InterfacesAdded")
+        let signal = try #require(WireEncoding.signal(path: path, interface: interface, member: member, values), "\(what)")
+        let made = try Message.signal(path: path, interface: interface, member: member)
+        try made.append(values)
+        #expect(signal.kind == .signal)
+        #expect(signal.path == path && signal.interface == interface && signal.member == member)
+        #expect(signal.serial == 0, "the connection numbers it")
+        #expect(try WireEncodingTests.body(of: signal) == WireEncodingTests.body(of: made), "\(what)")
+        #expect(try signal.arguments() == values)
+    }
+
+    @Test func aSignalLibdbusWouldRefuseIsNotEncoded() throws {
+        #expect(WireEncoding.signal(path: try ObjectPath("/a"), interface: try InterfaceName("a.b"),
+                                    member: try MemberName("C"), [.array(.int32, [.string("x")])]) == nil)
+    }
+}

@@ -58,10 +58,14 @@ extension ObjectPath {
                 index += 1
             }
         }
-        if result.contains(0) {
-            return nil
+        var ascii = true
+        for byte in result {
+            if byte == 0 { return nil }
+            if byte >= 0x80 { ascii = false }
         }
-        return String(validating: result, as: UTF8.self)
+        // ASCII (most app ids) is UTF-8 as it stands; `String(validating:)` cost 2,000
+        // instructions an id, and every property read of an app's object asks.
+        return ascii ? String(decoding: result, as: UTF8.self) : String(validating: result, as: UTF8.self)
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

@@ -93,7 +93,8 @@ public final class TestBus: Sendable {
 
     /// An environment whose session bus is this one (for busctl --user,
     /// gdbus --session, python's SessionBus, and our own executables), and whose
-    /// `$XDG_DATA_HOME` is ``dataHome`` unless `extra` sets it.
+    /// `$XDG_DATA_HOME` is ``dataHome`` and `$XDG_CACHE_HOME` a folder of the bus's own
+    /// unless `extra` sets them.
     public func environment(_ extra: [String: String] = [:]) -> [String: String] {
         var env = ProcessInfo.processInfo.environment
         env["DBUS_SESSION_BUS_ADDRESS"] = address
@@ -102,6 +103,8 @@ public final class TestBus: Sendable {
         env.removeValue(forKey: "DBUS_STARTER_BUS_TYPE")
         // quickactionsd writes KRunner's runner file into $XDG_DATA_HOME: the bus's folder, never the host's.
         env["XDG_DATA_HOME"] = directory.appendingPathComponent("data-home").path
+        // The installed-application index keeps its cache in $XDG_CACHE_HOME: the bus's folder too.
+        env["XDG_CACHE_HOME"] = directory.appendingPathComponent("cache-home").path
         for (key, value) in extra { env[key] = value }
         return env
     }

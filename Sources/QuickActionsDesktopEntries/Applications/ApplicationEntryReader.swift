@@ -51,19 +51,22 @@ struct ApplicationEntryReader: Sendable {
     static let actionKeys: Set<String> = ["Name", "Icon", "Exec"]
 
     /// Reads `path`. `log` hears about the parts left out (actions with bad names).
-    func read(path: String, desktopID: String, log: (String) -> Void) -> Reading {
+    /// `cacheable` is false for an entry with a `TryExec`: whether that program is installed
+    /// can change while the file does not (``ApplicationIndexCache``).
+    func read(path: String, desktopID: String, log: (String) -> Void) -> (reading: Reading, cacheable: Bool) {
         let bytes: [UInt8]
         switch EntryBytes.read(path) {
         case .success(let read): bytes = read
-        case .failure(let refusal): return .refused(refusal.description)
+        case .failure(let refusal): return (.refused(refusal.description), true)
         }
         let file: DesktopEntryFile
         do {
             file = try DesktopEntryParser.parse(bytes, keeping: Self.keysRead)
         } catch {
-            return .refused("is not a desktop entry: \(error)")
+            return (.refused("is not a desktop entry: \(error)"), true)
         }
-        return interpret(file, path: path, desktopID: desktopID, log: log)
+        let cacheable = (file.main?.value("TryExec") ?? "").isEmpty
+        return (interpret(file, path: path, desktopID: desktopID, log: log), cacheable)
     }
 
     func interpret(_ file: DesktopEntryFile, path: String, desktopID: String, log: (String) -> Void) -> Reading {

@@ -26,6 +26,9 @@ public final class InstalledApplicationIndex: InstalledApplications, Sendable {
     private let state: Locked<State>
     private let published = Locked<Published>(Published())
     private let watcher = Locked<FolderWatcher?>(nil)
+    /// Where the index keeps what it read, for the next start; nil for none.
+    private let cachePath: String?
+    private let cacheKey: String
 
     /// What is known of one file.
     struct Known: Sendable {
@@ -35,6 +38,8 @@ public final class InstalledApplicationIndex: InstalledApplications, Sendable {
         /// folder tree (`a-b.desktop`, `a/b.desktop`), the shallower wins.
         var depth: Int
         var reading: ApplicationEntryReader.Reading
+        /// Whether the reading may be kept in the cache (``ApplicationIndexCache``).
+        var cacheable: Bool
     }
 
     /// What tells a changed file from an unchanged one without reading it.
@@ -50,6 +55,8 @@ public final class InstalledApplicationIndex: InstalledApplications, Sendable {
         /// Per `applications` folder, by path relative to it.
         var files: [[String: Known]]
         var filesRead = 0
+        /// Whether `files` changed since the cache was read or written.
+        var unsaved = false
     }
 
     private struct Published: Sendable {
@@ -70,16 +77,21 @@ public final class InstalledApplicationIndex: InstalledApplications, Sendable {
         folders = dataFolders.map { $0 == "/" ? "/applications" : $0 + "/applications" }
         reader = ApplicationEntryReader(environment: environment)
         self.log = log
+        cachePath = ApplicationIndexCache.path(environment: environment)
+        cacheKey = ApplicationIndexCache.key(reader: reader, folders: folders)
         state = Locked(State(files: Array(repeating: [:], count: dataFolders.count)))
         // Watching starts first, so nothing changed during the first read is missed; the
         // watcher's first burst waits for the state's lock, and the first set is published
         // under it, so it never overwrites what that burst found.
         if watching { startWatching() }
-        state.withLock { state in
+        let unsaved = state.withLock { state in
+            loadCache(into: &state)
             for index in folders.indices { relist(index, in: &state) }
             let applications = visible(in: state)
             published.withLock { $0.applications = applications }
+            return takeUnsaved(&state)
         }
+        if let unsaved { saveCache(unsaved) }
     }
 
     deinit {
@@ -159,7 +171,8 @@ public final class InstalledApplicationIndex: InstalledApplications, Sendable {
     /// Follows one burst: the files it named read again, the trees whose folders changed
     /// listed again; observers told when the set changed.
     func apply(_ changes: FolderWatcher.Changes) {
-        let (before, after) = state.withLock { state -> ([String: InstalledApplication], [String: InstalledApplication]) in
+        let (before, after, unsaved) = state.withLock {
+            state -> ([String: InstalledApplication], [String: InstalledApplication], [[String: Known]]?) in
             let before = published.withLock { $0.applications }
             var relisted = Set<Int>()
             var files: [(Int, String)] = []
@@ -190,8 +203,9 @@ public final class InstalledApplicationIndex: InstalledApplications, Sendable {
             for (index, relative) in files where !relisted.contains(index) {
                 refresh(relative, in: index, state: &state)
             }
-            return (before, visible(in: state))
+            return (before, visible(in: state), takeUnsaved(&state))
         }
+        if let unsaved { saveCache(unsaved) }
         guard before != after else { return }
         let observers = published.withLock { published in
             published.applications = after
@@ -209,6 +223,7 @@ public final class InstalledApplicationIndex: InstalledApplications, Sendable {
         let present = Set(walk.entries)
         for relative in state.files[index].keys where !present.contains(relative) {
             state.files[index].removeValue(forKey: relative)
+            state.unsaved = true
         }
         for relative in walk.entries { refresh(relative, in: index, state: &state) }
     }
@@ -218,7 +233,7 @@ public final class InstalledApplicationIndex: InstalledApplications, Sendable {
         let path = folders[index] + "/" + relative
         var status = stat()
         guard stat(path, &status) == 0 else {
-            state.files[index].removeValue(forKey: relative)
+            if state.files[index].removeValue(forKey: relative) != nil { state.unsaved = true }
             return
         }
         let signature = FileSignature(
@@ -227,16 +242,55 @@ public final class InstalledApplicationIndex: InstalledApplications, Sendable {
             changed: Int64(status.st_ctim.tv_sec) * 1_000_000_000 + Int64(status.st_ctim.tv_nsec))
         if let known = state.files[index][relative], known.signature == signature { return }
         let desktopID = ApplicationFolderWalk.desktopID(ofRelativePath: relative)
-        let reading: ApplicationEntryReader.Reading
+        var read: (reading: ApplicationEntryReader.Reading, cacheable: Bool) = (.refused("is not a regular file"), true)
         if (status.st_mode & S_IFMT) == S_IFREG {
             state.filesRead += 1
-            reading = reader.read(path: path, desktopID: desktopID) { log($0) }
-        } else {
-            reading = .refused("is not a regular file")
+            read = reader.read(path: path, desktopID: desktopID) { log($0) }
         }
-        if case .refused(let reason) = reading { log("\(path) \(reason); not an installed application") }
-        state.files[index][relative] = Known(
-            signature: signature, desktopID: desktopID, depth: relative.split(separator: "/").count, reading: reading)
+        if case .refused(let reason) = read.reading { log("\(path) \(reason); not an installed application") }
+        let previous = state.files[index].updateValue(Known(
+            signature: signature, desktopID: desktopID, depth: relative.split(separator: "/").count, reading: read.reading,
+            cacheable: read.cacheable), forKey: relative)
+        // An entry with a TryExec is read at every start and never kept: it changes no cache.
+        if read.cacheable || previous?.cacheable == true { state.unsaved = true }
+    }
+
+    // MARK: Cache
+
+    /// Starts from what the cache recorded: files whose signature is unchanged are not read
+    /// again (their refusals are still logged, as every start logs them).
+    private func loadCache(into state: inout State) {
+        guard let cachePath else { return }
+        switch ApplicationIndexCache.read(cachePath, key: cacheKey, folders: folders.count) {
+        case nil:
+            return
+        case .failure(let damage):
+            log("the index cache \(cachePath) \(damage); every entry is read")
+            state.unsaved = true
+        case .success(let files):
+            state.files = files
+            for (index, folder) in files.enumerated() {
+                for (relative, known) in folder {
+                    if case .refused(let reason) = known.reading {
+                        log("\(folders[index])/\(relative) \(reason); not an installed application")
+                    }
+                }
+            }
+        }
+    }
+
+    /// The files to save when they changed since the last save; clears the mark.
+    private func takeUnsaved(_ state: inout State) -> [[String: Known]]? {
+        guard cachePath != nil, state.unsaved else { return nil }
+        state.unsaved = false
+        return state.files
+    }
+
+    private func saveCache(_ files: [[String: Known]]) {
+        guard let cachePath else { return }
+        if let failure = ApplicationIndexCache.write(ApplicationIndexCache.encode(files, key: cacheKey), to: cachePath) {
+            log("the index cache is not kept: \(failure)")
+        }
     }
 
     /// The shown applications: for each desktop file id, the file of the first folder that has

@@ -35,6 +35,17 @@ public enum AtomicFile {
         return true
     }
 
+    /// Replaces `path` with `bytes` whole (a temporary file beside it, renamed over it), for a
+    /// file only we write (a cache).
+    static func replace(_ path: String, with bytes: [UInt8]) throws(WriteError) {
+        let temporary = try temporaryFile(holding: bytes, for: path, in: nil)
+        guard rename(temporary, path) == 0 else {
+            let error = WriteError(path: path, operation: "renaming over", errno: errno)
+            unlink(temporary)
+            throw error
+        }
+    }
+
     /// What a write or removal made only if the file still held what its caller read found.
     public enum Outcome: Equatable, Sendable {
         /// Written, or removed.

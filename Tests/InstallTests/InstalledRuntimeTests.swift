@@ -60,7 +60,16 @@ struct InstalledRuntimeTests {
                 destination.path + "/usr/bin/quickactionsd", "--address", bus.address,
                 "--plugins", destination.path + "/usr/share/quickactions/plugins",
                 "--state-dir", destination.appendingPathComponent("state").path,
-            ]), directory: destination, name: "broker")
+            ]),
+            // Every XDG folder the test's own: the host's installed applications are not read,
+            // and neither its entries nor its cache written.
+            environment: bus.environment([
+                "HOME": destination.appendingPathComponent("home").path,
+                "XDG_CONFIG_HOME": destination.appendingPathComponent("home/config").path,
+                "XDG_STATE_HOME": destination.appendingPathComponent("home/state").path,
+                "XDG_DATA_DIRS": destination.path + "/usr/share",
+            ]),
+            directory: destination, name: "broker")
         defer { broker.stop() }
         var serving = false
         for _ in 0..<1000 where !serving && broker.isRunning {

@@ -58,8 +58,10 @@ enum ApplicationIndexCache {
         return out.bytes
     }
 
-    /// Writes the cache whole (a temporary file renamed over it), readable by the user alone;
-    /// nil when written, else why not.
+    /// Writes the cache whole (a temporary file renamed over it), its folders made 0700 as the
+    /// Base Directory Specification asks; nil when written, else why not. Two writers at once
+    /// are harmless: each rename is whole, and every record is checked against its file's
+    /// signature when read.
     static func write(_ bytes: [UInt8], to path: String) -> String? {
         let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
         var parent = ""

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import QuickActionsDesktopEntries
 import QuickActionsProviding
+import QuickActionsTestSupport
 import Testing
 
 /// The index's cache: a later start reads only what changed since, and a cache that cannot be
@@ -62,6 +63,19 @@ import Testing
         #expect(second.applications["viewer"]?.name.value == "Viewer")
         #expect(second.applications["mail"]?.name.value == "Shadowed", "the home copy went; the one below shows")
         #expect(Self.index(folders).filesRead == 1, "and the next start knows all of that")
+    }
+
+    @Test func whatAWatchingIndexFollowsIsWhatTheNextStartKnows() async throws {
+        let folders = try Self.folders()
+        let watching = InstalledApplicationIndex(environment: folders.environment(), log: folders.log)
+        defer { watching.stop() }
+        try folders.write(AppFolders.entry(name: "Editor 3"), to: folders.lastSystemApplications, "org.example.Editor.desktop")
+        #expect(await eventually { watching.applications["org.example.Editor"]?.name.value == "Editor 3" })
+        // The change was saved when it was followed: the next start reads only the TryExec entry.
+        #expect(await eventually {
+            let next = Self.index(folders)
+            return next.filesRead == 1 && next.applications["org.example.Editor"]?.name.value == "Editor 3"
+        })
     }
 
     @Test func anotherDesktopOrPathIsAnotherReading() throws {

@@ -123,7 +123,7 @@ var package = Package(
         // MARK: Providers
         // The seam every item provider stands on (issue 33): apps and items as providers give
         // them, the installed applications they share, launching. The broker knows only this.
-        .target(name: "QuickActionsProviding", dependencies: ["QuickActionsModel"], swiftSettings: strict),
+        .target(name: "QuickActionsProviding", dependencies: ["QuickActionsModel", "Locking"], swiftSettings: strict),
         // The item providers themselves (issue 33), a folder each: recent documents from the
         // Desktop Bookmark file, media players over MPRIS.
         .target(

@@ -1,3 +1,5 @@
+import Locking
+
 /// A string and its translations, keyed as the Desktop Entry Specification keys them
 /// (`lang_COUNTRY@MODIFIER`, `lang_COUNTRY`, `lang@MODIFIER`, `lang`).
 public struct LocalizedText: Sendable, Hashable, ExpressibleByStringLiteral {
@@ -26,7 +28,22 @@ public struct LocalizedText: Sendable, Hashable, ExpressibleByStringLiteral {
     }
 
     /// The keys to try for `locale`, most specific first; empty for "", "C" and "POSIX".
+    /// Remembered per locale: a listing resolves every app's name and items for one locale,
+    /// thousands of times, and splitting it each time was most of resolving.
     public static func lookupKeys(for locale: String) -> [String] {
+        if let known = knownKeys.withLock({ $0[locale] }) { return known }
+        let keys = makeLookupKeys(for: locale)
+        knownKeys.withLock { known in
+            // Callers name a handful of locales; a caller cycling through made-up ones starts it over.
+            if known.count >= 64 { known.removeAll() }
+            known[locale] = keys
+        }
+        return keys
+    }
+
+    private static let knownKeys = Locked<[String: [String]]>([:])
+
+    private static func makeLookupKeys(for locale: String) -> [String] {
         var rest = Substring(locale)
         var modifier: Substring?
         if let at = rest.firstIndex(of: "@") {

@@ -217,7 +217,7 @@ var package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "QuickActionsBrokerTests",
-            dependencies: ["QuickActionsBroker", "QuickActionsAPI", "QuickActionsHostProtocol", "QuickActionsTestSupport", "DBus"],
+            dependencies: ["QuickActionsBroker", "QuickActionsAPI", "QuickActionsHostProtocol", "QuickActionsTestSupport", "DBus", "QuickActionsProviding", "Locking"],
             exclude: ["Scripts"],
             swiftSettings: strict
         ),

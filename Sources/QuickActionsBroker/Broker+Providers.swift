@@ -1,6 +1,7 @@
 import DBus
 import CHeap
 import Dispatch
+import Locking
 import QuickActionsAPI
 import QuickActionsModel
 import QuickActionsProviding
@@ -15,23 +16,69 @@ import QuickActionsProviding
 /// plugin's; any other app is one only the providers serve, made and removed as they say. Only
 /// apps whose part changed are announced.
 extension Broker {
-    /// Starts every configured provider; called once the broker serves, so what they publish
-    /// is announced.
-    func startProviders() {
-        for provider in configuration.providers {
-            let name = provider.name
-            provider.start { [weak self] apps in
-                guard let self else { return }
-                scanQueue.async { [self] in
-                    providedSets.withLock { $0[name] = apps }
-                    reconcileProvided()
+    /// How long `run()` waits for the first sets of the providers that read locally before it
+    /// exports its objects and takes its name.
+    static let firstSetsBound: DispatchTimeInterval = .seconds(1)
+
+    /// Starts every configured provider, in order, on a queue of its own, and returns once each
+    /// that reads locally (``ItemProvider/readsLocally``) has its first set in the catalog, or
+    /// after ``firstSetsBound``. `run()` calls it before the objects are exported: a set that
+    /// comes in time is exported with the rest, and the first listing is whole without a
+    /// signal (none could reach anyone before the name is taken); a later set is announced.
+    func startProviders() async {
+        let firstSets = DispatchGroup()
+        for provider in configuration.providers where provider.readsLocally { firstSets.enter() }
+        providerStarts.async { [self] in
+            for provider in configuration.providers {
+                let name = provider.name
+                let awaited = Locked(provider.readsLocally)
+                provider.start { [weak self] apps in
+                    guard let self else { return }
+                    // A burst of sets (each provider's first, at start) costs one reconcile of
+                    // the latest ones, and an empty set where there was none costs none.
+                    let changed = providedSets.withLock { sets in
+                        defer { sets[name] = apps }
+                        return !apps.isEmpty || !(sets[name] ?? []).isEmpty
+                    }
+                    if changed { reconcileDue.withLock { $0 = true } }
+                    scanQueue.async { [self] in
+                        if reconcileDue.withLock({ due in defer { due = false }; return due }) {
+                            reconcileProvided()
+                        }
+                        let first = awaited.withLock { awaited in
+                            defer { awaited = false }
+                            return awaited
+                        }
+                        if first { firstSets.leave() }
+                    }
                 }
+                log(.info, "started the \(name) item provider")
             }
-            log(.info, "started the \(name) item provider")
+        }
+        let inTime = await withCheckedContinuation { continuation in
+            let once = Locked<CheckedContinuation<Bool, Never>?>(continuation)
+            let resume = { @Sendable (inTime: Bool) in
+                once.withLock { saved in
+                    defer { saved = nil }
+                    return saved
+                }?.resume(returning: inTime)
+            }
+            firstSets.notify(queue: .global()) { resume(true) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + Self.firstSetsBound) { resume(false) }
+        }
+        if !inTime {
+            log(.warning, "the item providers' first sets took over \(Self.firstSetsBound); serving without them until they come")
         }
     }
 
     func stopProviders() {
+        // A start still under way (a slow folder) finishes first, so no provider starts after
+        // its stop; bounded, as the rest of a stop.
+        let started = DispatchSemaphore(value: 0)
+        providerStarts.async { started.signal() }
+        if started.wait(timeout: .now() + .seconds(2)) == .timedOut {
+            log(.warning, "an item provider was still starting after 2 s; stopping without waiting for it")
+        }
         for provider in configuration.providers { provider.stop() }
     }
 
@@ -103,6 +150,11 @@ extension Broker {
         }
         guard !added.isEmpty || !changed.isEmpty || !removed.isEmpty else { return }
         log(.debug, "item providers: \(added.count) app(s) added, \(changed.count) changed, \(removed.count) removed")
+        // Before the objects are exported, the export takes what the catalog has: nothing to announce.
+        guard announcing.withLock({ $0 }) else {
+            if added.count + removed.count >= Self.trimmingChanges { _ = qa_heap_trim() }
+            return
+        }
         // Callers see the change at once; its objects and signals follow on the announcer,
         // in order, each app as the catalog has it then (a bundle may have claimed or left it).
         let (addedIDs, changedIDs, removedIDs) = (added.map(\.id), changed.map(\.id), removed.map(\.id))

@@ -60,8 +60,15 @@ public final class Broker: Sendable {
     let scanQueue = DispatchQueue(label: "org.quickactions.broker.scan")
     /// Each item provider's latest set of apps, by provider name (Broker+Providers.swift).
     let providedSets = Locked<[String: [ProvidedApp]]>([:])
+    /// Whether a set came since the last reconcile began (Broker+Providers.swift).
+    let reconcileDue = Locked(false)
     /// Where provided items are handed to their providers: never the bus loop.
     let providerQueue = DispatchQueue(label: "org.quickactions.broker.providers", attributes: .concurrent)
+    /// Where the providers are started, in order (a start may read files for a while).
+    let providerStarts = DispatchQueue(label: "org.quickactions.broker.providers.start")
+    /// True once the objects are exported: from then on the providers' changes are announced.
+    /// Set on the scan queue, where those changes are made.
+    let announcing = Locked(false)
     private let ownerWatch = Locked<SignalSubscription?>(nil)
     private let nameLostWatch = Locked<SignalSubscription?>(nil)
     private let watcher = Locked<PluginWatcher?>(nil)
@@ -143,7 +150,17 @@ public final class Broker: Sendable {
             if case .success(let launcher) = hostLauncher.withLock({ $0 }) { launcher.close() }
             finish(status: 1)
         }
-        try exportObjects()
+        await startProviders()
+        if !configuration.providers.isEmpty {
+            // The listing every bridge and launcher asks for first, encoded while the objects
+            // are exported and the name is taken; the catalog's generation tells if it went stale.
+            Self.listingQueue.async { [self] in _ = try? allItemsReply(options: CallOptions([:])) }
+        }
+        let exported: Result<Void, DBusError> = scanQueue.sync {
+            defer { announcing.withLock { $0 = true } }
+            return Result { () throws(DBusError) in try exportObjects() }
+        }
+        try exported.get()
         let owners = try await connection.watchNameOwners { [weak self] name, _, newOwner in
             guard let self, newOwner.isEmpty, name.hasPrefix(":") else { return }
             let dropped = pending.dropAll(from: name)
@@ -181,7 +198,6 @@ public final class Broker: Sendable {
             scanQueue.async { [self] in applyRetention(after: scan) }
         }
         serving()
-        startProviders()
         prepareHostLauncher()
         startDailyCheck()
         installSignalHandlers()

@@ -14,6 +14,12 @@ public protocol ItemProvider: AnyObject, Sendable {
     /// `desktop-actions`, `recent-documents`, `media-players`.
     var name: String { get }
 
+    /// Whether its first set comes from this machine's files alone (desktop entries, the
+    /// bookmark file), so the broker waits for it, bounded, before it takes its name and its
+    /// first listing is whole. False for a provider whose first set waits on other processes
+    /// answering (media players): the broker serves without it and announces it when it comes.
+    var readsLocally: Bool { get }
+
     /// Starts watching; `publish` receives the first set as soon as it is read, then every
     /// change. Called once.
     func start(publish: @escaping @Sendable ([ProvidedApp]) -> Void)

@@ -81,10 +81,10 @@ struct ProviderChoice {
 }
 
 /// The installed applications, read on a thread of their own from the moment the providers
-/// are made: reading 1,000 entries costs tens of milliseconds, which the broker should not
-/// spend before it owns its name, and need not wait for until then either (connecting and
-/// taking the name is mostly waiting for the bus). The providers first ask once they start,
-/// after the name is taken (Broker.run), and wait only for what is left of the read.
+/// are made: reading 1,000 entries costs tens of milliseconds, which overlap the broker's own
+/// start (connecting, reading its plugin folders). The providers first ask once they start,
+/// just before the broker exports its objects (Broker.run), and wait only for what is left of
+/// the read.
 final class DeferredApplicationIndex: InstalledApplications {
     private let environment: [String: String]
     private let log: @Sendable (String) -> Void

@@ -12,6 +12,8 @@ import QuickActionsProviding
 /// them, and dock quicklists leave them out (the items' `provider` key says whose they are).
 public final class DesktopActionsProvider: ItemProvider {
     public let name = ItemKey.Provider.desktopActions
+    /// The installed applications' entries: read from disk.
+    public let readsLocally = true
     /// The items' type prefix: an action `new-window` is the item `new-window` of type
     /// `org.freedesktop.DesktopAction.new-window`.
     public static let typePrefix = "org.freedesktop.DesktopAction."

@@ -21,6 +21,8 @@ import QuickActionsProviding
 /// message a player sends is still decoded by libdbus, within the bus's message size limit.
 public final class MediaPlayersProvider: ItemProvider {
     public let name = ItemKey.Provider.mediaPlayers
+    /// Each player is asked for its properties, and a player may take its time answering.
+    public let readsLocally = false
     /// Names followed at once; more are logged and left out.
     public static let maximumPlayers = 64
 

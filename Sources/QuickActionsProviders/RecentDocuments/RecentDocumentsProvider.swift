@@ -16,6 +16,9 @@ import QuickActionsProviding
 /// settings portal's `remember-recent-files` is followed: false offers no items.
 public final class RecentDocumentsProvider: ItemProvider {
     public let name = ItemKey.Provider.recentDocuments
+    /// The bookmark file, read from disk; the settings portal's answer on privacy is one call
+    /// the broker's bounded wait covers.
+    public let readsLocally = true
     /// The item type of every recent document.
     public static let itemType = "org.quickactions.recent-document"
 

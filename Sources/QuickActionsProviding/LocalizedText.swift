@@ -31,6 +31,8 @@ public struct LocalizedText: Sendable, Hashable, ExpressibleByStringLiteral {
     /// Remembered per locale: a listing resolves every app's name and items for one locale,
     /// thousands of times, and splitting it each time was most of resolving.
     public static func lookupKeys(for locale: String) -> [String] {
+        // Real locales are short; a caller's made-up long one is split, never kept.
+        guard locale.utf8.count <= 64 else { return makeLookupKeys(for: locale) }
         if let known = knownKeys.withLock({ $0[locale] }) { return known }
         let keys = makeLookupKeys(for: locale)
         knownKeys.withLock { known in

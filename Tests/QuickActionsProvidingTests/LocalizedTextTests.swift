@@ -19,6 +19,21 @@ import Testing
         #expect(LocalizedText.lookupKeys(for: "sr_RS.UTF-8@latin") == ["sr_RS@latin", "sr_RS", "sr@latin", "sr"])
     }
 
+    /// The keys are remembered per locale: asked again, after more locales than are kept,
+    /// and for a locale too long to keep, each answer is the one the specification gives.
+    @Test func rememberedKeysStayRight() {
+        for round in 0..<3 {
+            for number in 0..<100 {
+                #expect(LocalizedText.lookupKeys(for: "x\(number)_YY.UTF-8") == ["x\(number)_YY", "x\(number)"], "round \(round)")
+            }
+            #expect(text.resolved(for: "pt_BR.UTF-8") == "Editor de Texto")
+            #expect(text.resolved(for: "sr_RS@latin") == "Uređivač")
+        }
+        let long = "de_" + String(repeating: "X", count: 70_000)
+        #expect(LocalizedText.lookupKeys(for: long) == [long, "de"])
+        #expect(text.resolved(for: long) == "Texteditor")
+    }
+
     @Test(arguments: [
         ("gedit --new-window", "gedit"), ("/usr/bin/gedit %U", "gedit"), ("\"/opt/My App/run\" --x", "run"),
         ("  env  FOO=1 app", "env"), ("\"unterminated", nil), ("", nil),
